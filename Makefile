@@ -1,0 +1,30 @@
+# The two commands a newcomer types: `make run` and `make test`.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench install
+
+$(VENV)/bin/python:
+	python3 -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+## Install, migrate the SQLite database in instance/, serve on http://127.0.0.1:5000
+run: $(STAMP)
+	$(VENV)/bin/flask --app app run --host 127.0.0.1 --port 5000
+
+## Install, lint, type-check and run every test
+test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+	$(VENV)/bin/pytest
+
+bench: $(STAMP)
+	$(PY) bench/replay_speed.py

@@ -1,0 +1,53 @@
+"""The referee: the rules of All Fives in pure Python (no web framework, no database).
+
+A :class:`Game` is a :class:`Setup` plus an ordered list of events (:class:`NewHand`,
+:class:`Play`, :class:`Draw`, :class:`Pass`, :class:`Settle`). Each event is applied whole or
+refused with a :class:`Refusal` that names a rule id; the state is derived from the events.
+"""
+
+from scorekeeper.rules.errors import (
+    RULE_IDS,
+    IllegalEntry,
+    MalformedInput,
+    RecordRefusal,
+    Refusal,
+)
+from scorekeeper.rules.events import Draw, Event, Held, NewHand, Pass, Play, Settle
+from scorekeeper.rules.game import Game, Hand, Scored, Setup
+from scorekeeper.rules.layout import End, Layout, is_arm_name
+from scorekeeper.rules.options import HOUSE_RULES, PRESETS, HouseRule, Rules
+from scorekeeper.rules.settlement import Settlement, round_to_five
+from scorekeeper.rules.tiles import ALL_TILES, Tile, parse_halves, parse_tile, tile
+
+__all__ = [
+    "ALL_TILES",
+    "HOUSE_RULES",
+    "PRESETS",
+    "RULE_IDS",
+    "Draw",
+    "End",
+    "Event",
+    "Game",
+    "Hand",
+    "Held",
+    "HouseRule",
+    "IllegalEntry",
+    "Layout",
+    "MalformedInput",
+    "NewHand",
+    "Pass",
+    "Play",
+    "RecordRefusal",
+    "Refusal",
+    "Rules",
+    "Scored",
+    "Settle",
+    "Settlement",
+    "Setup",
+    "Tile",
+    "is_arm_name",
+    "parse_halves",
+    "parse_tile",
+    "round_to_five",
+    "tile",
+]

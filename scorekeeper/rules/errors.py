@@ -1,0 +1,73 @@
+"""Refusals: every entry the referee will not accept names a rule id and says why in plain words.
+
+The rule ids, in the order in which they are named when several apply:
+
+``record``         the input is malformed (unknown player, not a tile, missing field, wrong type)
+``game-over``      anything after the game has a winner
+``hand-over``      a play, draw or pass after the hand has ended
+``lead``           the wrong player leads, or the leader's first action is not a play
+``turn``           it is not this player's turn
+``tile-unique``    the tile is already on the table
+``end-unknown``    the named end does not exist in this layout
+``spinner-sides``  a spinner's end is named before both its sides are covered
+``match``          the tile does not show the number of the chosen end, or fits no open end
+``end-ambiguous``  no end is named and the tile fits more than one open end
+``draw-empty``     a draw asks for more tiles than can be drawn
+``pass-boneyard``  a pass while tiles can still be drawn
+``remaining``      the pips or tiles held at the end of a hand are missing or impossible
+"""
+
+from __future__ import annotations
+
+RULE_IDS: tuple[str, ...] = (
+    "record",
+    "game-over",
+    "hand-over",
+    "lead",
+    "turn",
+    "tile-unique",
+    "end-unknown",
+    "spinner-sides",
+    "match",
+    "end-ambiguous",
+    "draw-empty",
+    "pass-boneyard",
+    "remaining",
+)
+
+
+class Refusal(Exception):
+    """An entry the referee refuses; ``rule`` is one of :data:`RULE_IDS`."""
+
+    rule: str
+
+    def __init__(self, rule: str, message: str) -> None:
+        if rule not in RULE_IDS:
+            raise ValueError(f"unknown rule id {rule!r}")
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+
+
+class MalformedInput(Refusal):
+    """The input itself is malformed (rule ``record``), before any rule of play is applied."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("record", message)
+
+
+class IllegalEntry(Refusal):
+    """A well-formed entry that a rule of play forbids."""
+
+
+class RecordRefusal(Refusal):
+    """A refusal located in a game record: ``hand`` and ``event`` count from 1, or are None."""
+
+    def __init__(self, rule: str, message: str, hand: int | None, event: int | None) -> None:
+        super().__init__(rule, message)
+        self.hand = hand
+        self.event = event
+
+    def as_json(self) -> dict[str, object]:
+        """The ``error`` object of the replay output."""
+        return {"rule": self.rule, "hand": self.hand, "event": self.event, "message": self.message}

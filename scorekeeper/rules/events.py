@@ -1,0 +1,57 @@
+"""The entries a game is made of. A game is its setup plus an ordered list of these."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from scorekeeper.rules.tiles import Tile
+
+Held = int | tuple[Tile, ...]
+"""What a player still holds at the end of a hand: a pip total, or the tiles themselves."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewHand:
+    """A hand begins, led by the seat ``leader``."""
+
+    leader: int
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Seat ``player`` plays ``tile`` on the open end ``end`` (None: the only end it fits).
+
+    ``flipped`` records that the tile was written low number first; on the lead that puts
+    the low half on W.
+    """
+
+    player: int
+    tile: Tile
+    end: str | None = None
+    flipped: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Seat ``player`` draws ``count`` tiles from the boneyard, one at a time."""
+
+    player: int
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Seat ``player`` cannot play and cannot draw."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Settle:
+    """The end of a hand: what each seat still holding tiles has left."""
+
+    remaining: Mapping[int, Held]
+
+
+Event = NewHand | Play | Draw | Pass | Settle

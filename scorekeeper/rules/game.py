@@ -1,0 +1,548 @@
+"""A game of All Fives: its setup, the hands played, the scores and the winner.
+
+The state is derived from the ordered list of events. :meth:`Game.push` applies an event
+completely or refuses it with a :class:`~scorekeeper.rules.errors.Refusal`, changing
+nothing; :meth:`Game.pop` undoes the last one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from scorekeeper.rules.errors import IllegalEntry, MalformedInput
+from scorekeeper.rules.events import Draw, Event, Held, NewHand, Pass, Play, Settle
+from scorekeeper.rules.layout import Layout, is_arm_name
+from scorekeeper.rules.options import (
+    OptionValue,
+    Rules,
+    default_partners,
+    parse_options,
+    parse_preset,
+    resolve,
+)
+from scorekeeper.rules.settlement import Settlement, check_remaining, settle
+from scorekeeper.rules.tiles import Tile
+
+
+def _names(items: Sequence[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Who plays, in seat order, and by which preset and house rules."""
+
+    players: tuple[str, ...]
+    preset: str = "all-fives"
+    options: Mapping[str, OptionValue] = field(default_factory=dict)
+    partners: bool | None = None
+
+    @classmethod
+    def create(
+        cls,
+        players: Sequence[str],
+        preset: object = "all-fives",
+        options: object = None,
+        partners: object = None,
+    ) -> Setup:
+        """A checked setup; malformed values are refused with rule ``record``."""
+        if not isinstance(players, (list, tuple)) or not 2 <= len(players) <= 4:
+            raise MalformedInput("players lists 2 to 4 names in seat order.")
+        seen: set[str] = set()
+        for name in players:
+            if not isinstance(name, str) or not name.strip():
+                raise MalformedInput(f"A player's name is non-empty text, not {name!r}.")
+            key = name.strip().casefold()
+            if key in seen:
+                raise MalformedInput(f'Two players are called "{name}": names must differ.')
+            seen.add(key)
+        checked_preset = parse_preset(preset)
+        checked_options = parse_options({} if options is None else options)
+        if partners is not None:
+            if not isinstance(partners, bool):
+                raise MalformedInput(f"partners is true or false, not {partners!r}.")
+            if partners and len(players) != 4:
+                raise MalformedInput("Partnerships need 4 players.")
+        return cls(tuple(players), checked_preset, checked_options, partners)
+
+    @property
+    def rules(self) -> Rules:
+        """The house rules in force."""
+        return resolve(self.preset, len(self.players), self.options)
+
+    @property
+    def in_partnership(self) -> bool:
+        """Whether seats 1 and 3 play against seats 2 and 4."""
+        if self.partners is None:
+            return default_partners(self.preset, len(self.players))
+        return self.partners
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """The names of the sides that keep a score, in seat order."""
+        p = self.players
+        if self.in_partnership:
+            return (f"{p[0]} & {p[2]}", f"{p[1]} & {p[3]}")
+        return p
+
+    def side_of(self, seat: int) -> int:
+        """The side that seat ``seat`` scores for."""
+        return seat % 2 if self.in_partnership else seat
+
+    def seat_of(self, name: object) -> int:
+        """The seat of the player called ``name``, or a ``record`` refusal."""
+        if isinstance(name, str):
+            for seat, player in enumerate(self.players):
+                if player == name:
+                    return seat
+        raise MalformedInput(
+            f"{name!r} is not a player in this game; the players are {_names(self.players)}."
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """A play and what it made: the end it went on (None for the lead), the count, the points."""
+
+    player: int
+    tile: Tile
+    end: str | None
+    count: int
+    points: int
+
+
+@dataclass
+class Hand:
+    """One hand: the layout, who holds how many tiles, the plays and how it ended."""
+
+    number: int
+    leader: int
+    layout: Layout
+    held: list[int]
+    boneyard: int
+    turn: int
+    scores_before: list[int]
+    drawn: list[int] = field(default_factory=list)
+    passes: int = 0
+    plays: list[Scored] = field(default_factory=list)
+    result: str = "open"
+    went_out: int | None = None
+    settlement: Settlement | None = None
+    played_by: dict[Tile, int] = field(default_factory=dict)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether no more tiles can be played in this hand."""
+        return self.result != "open"
+
+
+class Game:
+    """A game derived from its setup and events; push to apply, pop to undo."""
+
+    def __init__(self, setup: Setup, events: Iterable[Event] = ()) -> None:
+        self.setup = setup
+        self.rules = setup.rules
+        self.sides = setup.sides
+        self._side_of = [setup.side_of(seat) for seat in range(len(setup.players))]
+        self._reset()
+        for event in events:
+            self.push(event)
+
+    def _reset(self) -> None:
+        self.events: list[Event] = []
+        self.hands: list[Hand] = []
+        self.scores = [0] * len(self.sides)
+        self.winner: int | None = None
+
+    # -- what the table sees ------------------------------------------------------------
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Player names in seat order."""
+        return self.setup.players
+
+    def side_of(self, seat: int) -> int:
+        """The side that seat ``seat`` scores for."""
+        return self._side_of[seat]
+
+    @property
+    def hand(self) -> Hand | None:
+        """The current (last begun) hand."""
+        return self.hands[-1] if self.hands else None
+
+    @property
+    def phase(self) -> str:
+        """``over``, ``lead`` (a hand is to be led), ``play`` or ``settle``."""
+        hand = self.hand
+        if self.winner is not None:
+            return "over"
+        if hand is None or hand.settlement is not None:
+            return "lead"
+        if hand.result == "open":
+            return "play"
+        return "settle"
+
+    @property
+    def next_leader(self) -> int | None:
+        """The seat that must lead the next hand, or None when it is chosen by lot."""
+        hand = self.hand
+        if hand is None or self.winner is not None or hand.result != "domino":
+            return None
+        return hand.went_out
+
+    def drawable(self) -> int:
+        """Tiles that may still be drawn in the current hand (the reserve is never drawn)."""
+        hand = self.hand
+        if hand is None:
+            return 0
+        return max(0, hand.boneyard - self.rules.boneyard_reserve)
+
+    def fits(self, tile: Tile) -> list[str]:
+        """The open ends of the current layout that ``tile`` fits."""
+        hand = self.hand
+        return [] if hand is None else hand.layout.fits(tile)
+
+    # -- entering events ----------------------------------------------------------------
+
+    def push(self, event: Event) -> None:
+        """Apply ``event``, or raise a Refusal and change nothing."""
+        if isinstance(event, Play):
+            end = self._check_play(event)
+            self._apply_play(event, end)
+        elif isinstance(event, Draw):
+            self._check_draw(event)
+            self._apply_draw(event)
+        elif isinstance(event, Pass):
+            self._check_pass(event)
+            self._apply_pass(event)
+        elif isinstance(event, NewHand):
+            self._check_new_hand(event)
+            self._apply_new_hand(event)
+        elif isinstance(event, Settle):
+            self._apply_settle(event, self._check_settle(event))
+        else:
+            raise MalformedInput(f"{event!r} is not an event.")
+        self.events.append(event)
+
+    def check(self, event: Event) -> None:
+        """Raise the Refusal that pushing ``event`` would raise; change nothing."""
+        if isinstance(event, Play):
+            self._check_play(event)
+        elif isinstance(event, Draw):
+            self._check_draw(event)
+        elif isinstance(event, Pass):
+            self._check_pass(event)
+        elif isinstance(event, NewHand):
+            self._check_new_hand(event)
+        elif isinstance(event, Settle):
+            self._check_settle(event)
+        else:
+            raise MalformedInput(f"{event!r} is not an event.")
+
+    def pop(self) -> Event:
+        """Undo the last event and return it."""
+        if not self.events:
+            raise IndexError("no event to undo")
+        events = self.events[:-1]
+        last = self.events[-1]
+        self._reset()
+        for event in events:
+            self.push(event)
+        return last
+
+    # -- checks ---------------------------------------------------------------------------
+
+    def _name(self, seat: int) -> str:
+        return self.setup.players[seat]
+
+    def _check_seat(self, seat: object) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int):
+            raise MalformedInput(f"{seat!r} is not a seat.")
+        if not 0 <= seat < len(self.setup.players):
+            raise MalformedInput(f"There is no seat {seat + 1} at this table.")
+
+    def _check_turn(self, seat: int, action: str) -> Hand:
+        """Rules game-over, hand-over, lead and turn, common to plays, draws and passes."""
+        self._check_seat(seat)
+        if self.winner is not None:
+            raise IllegalEntry("game-over", self._game_over_message())
+        hand = self.hand
+        if hand is None or hand.settlement is not None:
+            number = len(self.hands) + 1
+            raise IllegalEntry("lead", f"Hand {number} has not begun: choose who leads it first.")
+        if hand.is_over:
+            raise IllegalEntry(
+                "hand-over",
+                f"Hand {hand.number} is over ({self._how_it_ended(hand)}): "
+                f"{self._name(seat)} cannot {action}. Enter what each player still holds.",
+            )
+        if not hand.plays:
+            leader = self._name(hand.leader)
+            if seat != hand.leader:
+                raise IllegalEntry(
+                    "lead",
+                    f"{leader} leads hand {hand.number}: {self._name(seat)} cannot {action} "
+                    f"before {leader} has led a tile.",
+                )
+            if action != "play":
+                raise IllegalEntry(
+                    "lead",
+                    f"{leader} leads hand {hand.number} and starts it by playing a tile, "
+                    f"not by {'drawing' if action == 'draw' else 'passing'}.",
+                )
+        if seat != hand.turn:
+            raise IllegalEntry(
+                "turn", f"It is {self._name(hand.turn)}'s turn, not {self._name(seat)}'s."
+            )
+        return hand
+
+    def _check_play(self, play: Play) -> str | None:
+        """Check a play; return the end it goes on (None for the lead)."""
+        if not isinstance(play.tile, Tile):
+            raise MalformedInput(f"{play.tile!r} is not a tile.")
+        if play.end is not None and (not isinstance(play.end, str) or not is_arm_name(play.end)):
+            raise MalformedInput(
+                f"{play.end!r} is not an end: the ends are W, E, N, S, and d-d:N or d-d:S "
+                "for a later spinner d-d."
+            )
+        hand = self._check_turn(play.player, "play")
+        player, tile, layout = self._name(play.player), play.tile, hand.layout
+        if tile in layout.on_table:
+            by = self._name(hand.played_by[tile])
+            raise IllegalEntry(
+                "tile-unique",
+                f"{tile} is already on the table ({by} played it in hand {hand.number}); "
+                "each tile is in the set once.",
+            )
+        if layout.lead is None:
+            return None
+        fits = layout.fits(tile)
+        end = play.end
+        if end is not None and end not in layout.arms:
+            spinner = layout.closed_spinner(end)
+            if spinner is None:
+                raise IllegalEntry("end-unknown", self._unknown_end_message(layout, end))
+            covered = layout.spinner_sides_covered(spinner)
+            sides = " or ".join(layout.spinner_side_arms(spinner))
+            raise IllegalEntry(
+                "spinner-sides",
+                f"{end} is an end of the spinner {spinner.tile}, which opens only once both "
+                f"its sides are covered ({covered} of 2 are): play on {sides} first.",
+            )
+        if end is not None:
+            shows = layout.arms[end].value
+            if not tile.has(shows):
+                raise IllegalEntry(
+                    "match",
+                    f"{player}'s {tile} does not match the {end} end, which shows {shows}. "
+                    + self._fits_sentence(layout, fits),
+                )
+            return end
+        if not fits:
+            raise IllegalEntry(
+                "match",
+                f"{player}'s {tile} fits no open end: {self._ends_text(layout)}.",
+            )
+        if len(fits) > 1:
+            shown = _names([f"{name} (shows {layout.arms[name].value})" for name in fits])
+            raise IllegalEntry(
+                "end-ambiguous", f"{player}'s {tile} fits {shown}: name the end to play it on."
+            )
+        return fits[0]
+
+    def _check_draw(self, draw: Draw) -> None:
+        if isinstance(draw.count, bool) or not isinstance(draw.count, int) or draw.count < 1:
+            raise MalformedInput(f"A draw takes 1 or more tiles, not {draw.count!r}.")
+        hand = self._check_turn(draw.player, "draw")
+        can = max(0, hand.boneyard - self.rules.boneyard_reserve)
+        if draw.count > can:
+            player = self._name(draw.player)
+            asked = "a tile" if draw.count == 1 else f"{draw.count} tiles"
+            if can == 0:
+                left = "the boneyard is empty"
+            else:
+                left = f"only {can} tile{'s' if can != 1 else ''} can be drawn"
+            if self.rules.boneyard_reserve and hand.boneyard:
+                left += f" ({min(hand.boneyard, self.rules.boneyard_reserve)} kept in reserve)"
+            then = f"{player} must pass if no tile fits" if can == 0 else f"draw at most {can}"
+            raise IllegalEntry("draw-empty", f"{player} cannot draw {asked}: {left}; {then}.")
+
+    def _check_pass(self, passing: Pass) -> None:
+        hand = self._check_turn(passing.player, "pass")
+        can = max(0, hand.boneyard - self.rules.boneyard_reserve)
+        if can:
+            raise IllegalEntry(
+                "pass-boneyard",
+                f"{self._name(passing.player)} cannot pass while {can} "
+                f"tile{'s' if can != 1 else ''} can be drawn: draw until a tile fits.",
+            )
+
+    def _check_new_hand(self, new: NewHand) -> None:
+        self._check_seat(new.leader)
+        if self.winner is not None:
+            raise IllegalEntry("game-over", self._game_over_message())
+        hand = self.hand
+        if hand is not None and hand.result == "open":
+            raise MalformedInput(
+                f"Hand {hand.number} is not over (nobody has dominoed and it is not blocked): "
+                f"hand {hand.number + 1} cannot begin."
+            )
+        if hand is not None and hand.settlement is None:
+            raise IllegalEntry(
+                "remaining",
+                f"Hand {hand.number} is over ({self._how_it_ended(hand)}) but not settled: "
+                "enter what each player still holds.",
+            )
+        expected = self.next_leader
+        if expected is not None and new.leader != expected:
+            assert hand is not None
+            raise IllegalEntry(
+                "lead",
+                f"{self._name(expected)} dominoed in hand {hand.number} and leads hand "
+                f"{hand.number + 1}, not {self._name(new.leader)}.",
+            )
+
+    def _check_settle(self, settle_event: Settle) -> dict[int, int]:
+        remaining = settle_event.remaining
+        for seat in remaining:
+            self._check_seat(seat)
+        if self.winner is not None:
+            raise IllegalEntry("game-over", self._game_over_message())
+        hand = self.hand
+        if hand is None or hand.result == "open":
+            number = hand.number if hand else 1
+            raise IllegalEntry(
+                "remaining",
+                f"Hand {number} is not over (nobody has dominoed and it is not blocked): "
+                "there is nothing to settle yet.",
+            )
+        if hand.settlement is not None:
+            raise IllegalEntry("remaining", f"Hand {hand.number} is already settled.")
+        return check_remaining(
+            remaining, hand.held, hand.layout.on_table, hand.boneyard, self.setup.players
+        )
+
+    # -- applying -------------------------------------------------------------------------
+
+    def _apply_new_hand(self, new: NewHand) -> None:
+        rules = self.rules
+        count = len(self.setup.players)
+        self.hands.append(
+            Hand(
+                number=len(self.hands) + 1,
+                leader=new.leader,
+                layout=Layout(rules.spinners, rules.spinner_counts),
+                held=[rules.hand_size] * count,
+                drawn=[0] * count,
+                boneyard=rules.boneyard_size,
+                turn=new.leader,
+                scores_before=list(self.scores),
+            )
+        )
+
+    def _apply_play(self, play: Play, end: str | None) -> None:
+        hand = self.hand
+        assert hand is not None
+        if end is None:
+            hand.layout.place_lead(play.tile, play.flipped)
+        else:
+            hand.layout.place(play.tile, end)
+        hand.played_by[play.tile] = play.player
+        count = hand.layout.count()
+        points = count if count % 5 == 0 else 0
+        side = self._side_of[play.player]
+        self.scores[side] += points
+        hand.plays.append(Scored(play.player, play.tile, end, count, points))
+        hand.held[play.player] -= 1
+        hand.passes = 0
+        hand.turn = (play.player + 1) % len(hand.held)
+        if (
+            points
+            and self.rules.win_check == "immediate"
+            and self.scores[side] >= self.rules.target
+        ):
+            self.winner = side
+            hand.result = "won"
+            if hand.held[play.player] == 0:
+                hand.went_out = play.player
+        elif hand.held[play.player] == 0:
+            hand.result = "domino"
+            hand.went_out = play.player
+
+    def _apply_draw(self, draw: Draw) -> None:
+        hand = self.hand
+        assert hand is not None
+        hand.held[draw.player] += draw.count
+        hand.drawn[draw.player] += draw.count
+        hand.boneyard -= draw.count
+
+    def _apply_pass(self, passing: Pass) -> None:
+        hand = self.hand
+        assert hand is not None
+        hand.passes += 1
+        hand.turn = (passing.player + 1) % len(hand.held)
+        if hand.passes == len(hand.held):
+            hand.result = "blocked"
+
+    def _apply_settle(self, event: Settle, pips: dict[int, int]) -> None:
+        hand = self.hand
+        assert hand is not None
+        hand.settlement = settle(
+            pips, hand.went_out if hand.result == "domino" else None, self.setup, self.rules
+        )
+        for side, change in enumerate(hand.settlement.changes):
+            self.scores[side] += change
+        target = self.rules.target
+        best = max(self.scores)
+        leaders = [side for side, score in enumerate(self.scores) if score == best]
+        if best >= target and len(leaders) == 1:
+            self.winner = leaders[0]
+
+    # -- messages -------------------------------------------------------------------------
+
+    def _game_over_message(self) -> str:
+        assert self.winner is not None
+        score = self.scores[self.winner]
+        return (
+            f"The game is over: {self.sides[self.winner]} won with {score} "
+            f"(target {self.rules.target}). Nothing more can be entered."
+        )
+
+    def _how_it_ended(self, hand: Hand) -> str:
+        if hand.result == "domino" and hand.went_out is not None:
+            return f"{self._name(hand.went_out)} dominoed"
+        if hand.result == "blocked":
+            return "it is blocked: every player passed"
+        return "it was won"
+
+    @staticmethod
+    def _ends_text(layout: Layout) -> str:
+        return _names([f"{end.name} shows {end.shows}" for end in layout.ends()])
+
+    @staticmethod
+    def _fits_sentence(layout: Layout, fits: list[str]) -> str:
+        if not fits:
+            return "It fits no open end."
+        return "It fits " + _names([f"{n} (shows {layout.arms[n].value})" for n in fits]) + "."
+
+    def _unknown_end_message(self, layout: Layout, end: str) -> str:
+        open_ends = f"The open ends are {self._ends_text(layout)}."
+        if end in ("N", "S"):
+            if self.rules.spinners == "none":
+                why = "this game is played without a spinner"
+            else:
+                why = "no double has been laid to be the spinner yet"
+            return f"There is no {end} end: {why}. {open_ends}"
+        if self.rules.spinners != "all":
+            return f"There is no {end} end: only with every double a spinner do doubles open arms of their own. {open_ends}"
+        double = end.split(":")[0]
+        first = layout.spinners[0].tile if layout.spinners else None
+        if first is not None and str(first) == double:
+            return f"There is no {end} end: {double} is the first spinner, its ends are N and S. {open_ends}"
+        return f"There is no {end} end: {double} is not on the table. {open_ends}"
+
+
+Remaining = Mapping[int, Held]

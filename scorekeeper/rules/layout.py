@@ -1,0 +1,218 @@
+"""The layout on the table: the line, the spinners and their arms, the open ends and the count.
+
+The lead tile starts the line; its ends are the arms ``W`` and ``E`` (for a lead ``a-b`` as
+entered, ``W`` shows ``a``). A tile is played against the open end at the tip of an arm.
+A spinner is laid crosswise and takes four tiles: its two sides continue the line, and its
+two ends open new arms (``N`` and ``S`` for the first spinner, ``d-d:N`` and ``d-d:S`` for a
+later one) once both sides are covered.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from scorekeeper.rules.tiles import Tile
+
+_ARM_NAME = re.compile(r"^(?:[WENS]|([0-6])-\1:[NS])$")
+_ORDER = {"W": 0, "E": 1, "N": 2, "S": 3}
+
+
+def is_arm_name(name: str) -> bool:
+    """Whether ``name`` is spelled as an arm: ``W``, ``E``, ``N``, ``S``, ``d-d:N`` or ``d-d:S``."""
+    return _ARM_NAME.match(name) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A tile on the table: ``outer`` is the number it shows away from where it was played."""
+
+    tile: Tile
+    outer: int
+    spinner: bool
+
+
+@dataclass(slots=True)
+class Arm:
+    """A line of tiles growing outward from the lead or from a spinner's end."""
+
+    name: str
+    base: int
+    from_spinner_end: bool
+    tiles: list[Placed] = field(default_factory=list)
+
+    @property
+    def value(self) -> int:
+        """The number shown at the open end at the arm's tip."""
+        return self.tiles[-1].outer if self.tiles else self.base
+
+
+@dataclass(slots=True)
+class Spinner:
+    """A spinner: the arm it lies in (None for the lead), its place there, and its two ends."""
+
+    tile: Tile
+    arm: str | None
+    position: int
+    ends: tuple[str, str]
+    opened: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """An open end: the arm's name and the number it shows."""
+
+    name: str
+    shows: int
+
+
+class Layout:
+    """The tiles on the table and what they add up to."""
+
+    def __init__(self, spinners: str = "first", spinner_counts: bool = True) -> None:
+        self.spinner_mode = spinners
+        self.spinner_counts = spinner_counts
+        self.lead: Placed | None = None
+        self.arms: dict[str, Arm] = {}
+        self.spinners: list[Spinner] = []
+        self.on_table: set[Tile] = set()
+        self.pips = 0
+
+    def copy(self) -> Layout:
+        """An independent copy."""
+        other = Layout(self.spinner_mode, self.spinner_counts)
+        other.lead = self.lead
+        other.arms = {
+            name: Arm(arm.name, arm.base, arm.from_spinner_end, list(arm.tiles))
+            for name, arm in self.arms.items()
+        }
+        other.spinners = [
+            Spinner(s.tile, s.arm, s.position, s.ends, s.opened) for s in self.spinners
+        ]
+        other.on_table = set(self.on_table)
+        other.pips = self.pips
+        return other
+
+    def __len__(self) -> int:
+        return len(self.on_table)
+
+    # -- what is open -------------------------------------------------------------------
+
+    def ends(self) -> list[End]:
+        """The open ends in reading order: W, E, N, S, then later spinners' arms."""
+        names = sorted(self.arms, key=lambda name: (_ORDER.get(name, 4), name))
+        return [End(name, self.arms[name].value) for name in names]
+
+    def fits(self, tile: Tile) -> list[str]:
+        """The open ends ``tile`` can be played on, in reading order."""
+        if self.lead is None:
+            return []
+        return [end.name for end in self.ends() if tile.has(end.shows)]
+
+    def closed_spinner(self, name: str) -> Spinner | None:
+        """The spinner whose end ``name`` is, while that end is not yet open."""
+        for spinner in self.spinners:
+            if not spinner.opened and name in spinner.ends:
+                return spinner
+        return None
+
+    def spinner_sides_covered(self, spinner: Spinner) -> int:
+        """How many of the spinner's two sides have a tile against them."""
+        if spinner.arm is None:
+            return sum(1 for name in ("W", "E") if self.arms[name].tiles)
+        arm = self.arms[spinner.arm]
+        return 1 + (len(arm.tiles) > spinner.position + 1)
+
+    def spinner_side_arms(self, spinner: Spinner) -> list[str]:
+        """The arms whose tips are the spinner's uncovered sides."""
+        if spinner.arm is None:
+            return [name for name in ("W", "E") if not self.arms[name].tiles]
+        return [spinner.arm]
+
+    # -- placing tiles ----------------------------------------------------------------------
+
+    def _makes_spinner(self, tile: Tile) -> bool:
+        if not tile.is_double or self.spinner_mode == "none":
+            return False
+        return self.spinner_mode == "all" or not self.spinners
+
+    def _spinner_ends(self, tile: Tile) -> tuple[str, str]:
+        if not self.spinners:
+            return ("N", "S")
+        return (f"{tile}:N", f"{tile}:S")
+
+    def place_lead(self, tile: Tile, flipped: bool = False) -> None:
+        """Start the line with ``tile``; ``flipped`` puts its low half on W."""
+        spinner = self._makes_spinner(tile)
+        west, east = (tile.low, tile.high) if flipped else (tile.high, tile.low)
+        if spinner:
+            self.spinners.append(Spinner(tile, None, 0, self._spinner_ends(tile)))
+        self.lead = Placed(tile, east, spinner)
+        self.arms = {"W": Arm("W", west, False), "E": Arm("E", east, False)}
+        self.on_table.add(tile)
+        self.pips += tile.pips
+
+    def place(self, tile: Tile, end: str) -> None:
+        """Play ``tile`` on the open end ``end``; the caller has checked that it fits."""
+        arm = self.arms[end]
+        spinner = self._makes_spinner(tile)
+        if spinner:
+            self.spinners.append(Spinner(tile, end, len(arm.tiles), self._spinner_ends(tile)))
+        arm.tiles.append(Placed(tile, tile.other(arm.value), spinner))
+        self.on_table.add(tile)
+        self.pips += tile.pips
+        for waiting in self.spinners:
+            if not waiting.opened and self.spinner_sides_covered(waiting) == 2:
+                waiting.opened = True
+                number = waiting.tile.high
+                for name in waiting.ends:
+                    self.arms[name] = Arm(name, number, True)
+
+    # -- the count --------------------------------------------------------------------------
+
+    def _tip_value(self, placed: Placed, shows: int) -> int:
+        if not placed.tile.is_double:
+            return shows
+        if placed.spinner and not self.spinner_counts:
+            return 0
+        return placed.tile.pips
+
+    def contributions(self) -> list[tuple[str, Placed | None, int]]:
+        """Each open end's share of the count: (arm, tile at its tip or None if empty, pips).
+
+        A lone lead tile is counted once, under ``W``.
+        """
+        if self.lead is None:
+            return []
+        if len(self.on_table) == 1:
+            return [("W", self.lead, self._tip_value(self.lead, self.lead.tile.pips))]
+        shares: list[tuple[str, Placed | None, int]] = []
+        for end in self.ends():
+            arm = self.arms[end.name]
+            if arm.tiles:
+                tip = arm.tiles[-1]
+            elif arm.from_spinner_end:
+                shares.append((end.name, None, 0))
+                continue
+            else:
+                tip = self.lead
+            shares.append((end.name, tip, self._tip_value(tip, end.shows)))
+        return shares
+
+    def count(self) -> int:
+        """The sum of the open ends after the last play (section 6 of the rules)."""
+        lead = self.lead
+        if lead is None:
+            return 0
+        if len(self.on_table) == 1:
+            return self._tip_value(lead, lead.tile.pips)
+        total = 0
+        for arm in self.arms.values():
+            if arm.tiles:
+                tip = arm.tiles[-1]
+            elif arm.from_spinner_end:
+                continue
+            else:
+                tip = lead
+            total += self._tip_value(tip, arm.value)
+        return total

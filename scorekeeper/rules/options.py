@@ -1,0 +1,275 @@
+"""Presets and house rules.
+
+Every house rule is one :class:`HouseRule` entry in :data:`HOUSE_RULES`: its name as the
+game record spells it, the values it takes, each preset's default and its text in plain
+words. :class:`Rules` is the resolved set a game plays by. Adding a house rule means adding
+an entry here, a field to :class:`Rules`, and the code that reads that field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from scorekeeper.rules.errors import MalformedInput
+
+PRESETS: tuple[str, ...] = ("all-fives", "fives-up", "totally-fives")
+PRESET_TITLES: dict[str, str] = {
+    "all-fives": "All Fives (Muggins): deduct your own pips, 250 with two players",
+    "fives-up": "Fives-Up: the winner collects in fives, game to 100",
+    "totally-fives": "Totally Fives: the winner collects, game to 200",
+}
+
+OptionValue = str | int
+Default = OptionValue | Callable[[int], OptionValue]
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """One house rule: its record name, allowed values, preset defaults and plain words."""
+
+    name: str
+    title: str
+    text: str
+    defaults: Mapping[str, Default]
+    choices: tuple[str, ...] = ()
+    numbers: range | None = None
+    value_texts: Mapping[str, str] = field(default_factory=dict)
+
+    def default(self, preset: str, players: int) -> OptionValue:
+        """The value ``preset`` uses with ``players`` players."""
+        value = self.defaults[preset]
+        return value(players) if callable(value) else value
+
+    def parse(self, value: object) -> OptionValue:
+        """The canonical value for ``value`` as a record or form gives it, or a ``record`` refusal."""
+        if self.numbers is not None:
+            if isinstance(value, bool) or not isinstance(value, int) or value not in self.numbers:
+                step = self.numbers.step
+                multiple = f", a multiple of {step}" if step > 1 else ""
+                raise MalformedInput(
+                    f"House rule {self.name} takes a whole number from {self.numbers.start} to "
+                    f"{self.numbers[-1]}{multiple}, not {_show(value)}."
+                )
+            return value
+        if self.choices == ("yes", "no") and isinstance(value, bool):
+            return "yes" if value else "no"
+        if isinstance(value, str) and value in self.choices:
+            return value
+        raise MalformedInput(
+            f"House rule {self.name} is one of {', '.join(self.choices)}; not {_show(value)}."
+        )
+
+
+def _show(value: object) -> str:
+    if isinstance(value, str):
+        return f'"{value}"'
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _all_fives_target(players: int) -> int:
+    return 250 if players == 2 else 200
+
+
+HOUSE_RULES: tuple[HouseRule, ...] = (
+    HouseRule(
+        "deal",
+        "Tiles dealt",
+        "How many tiles each player takes at the start of a hand; the rest is the boneyard.",
+        {"all-fives": "standard", "fives-up": "standard", "totally-fives": "standard"},
+        choices=("standard", "five-each", "seven-five"),
+        value_texts={
+            "standard": "as the preset deals: All Fives 9, 7 or 5 for 2, 3 or 4 players; "
+            "Fives-Up and Totally Fives 7, 5 or 5",
+            "five-each": "5 tiles each, whatever the number of players",
+            "seven-five": "7 tiles each with 2 players, otherwise 5",
+        },
+    ),
+    HouseRule(
+        "lead",
+        "First leader",
+        "How the leader of the first hand (and of a hand after a blocked one) is chosen.",
+        {"all-fives": "lots", "fives-up": "draw-highest", "totally-fives": "draw-highest"},
+        choices=("lots", "draw-highest"),
+        value_texts={
+            "lots": "by lot",
+            "draw-highest": "each player draws a tile; the highest pip total leads, a tie draws again",
+        },
+    ),
+    HouseRule(
+        "spinners",
+        "Spinners",
+        "Which doubles may be played on all four ways. A spinner's ends open only once both "
+        "its sides are covered.",
+        {"all-fives": "first", "fives-up": "first", "totally-fives": "first"},
+        choices=("first", "none", "all"),
+        value_texts={
+            "first": "the first double laid is the spinner, its new arms are N and S",
+            "none": "no spinner: the layout is a line with two ends",
+            "all": "every double is a spinner; a later spinner d-d opens arms d-d:N and d-d:S",
+        },
+    ),
+    HouseRule(
+        "spinner_counts",
+        "Spinner counts",
+        "Whether the spinner's own pips count while it is at the tip of the line.",
+        {"all-fives": "yes", "fives-up": "yes", "totally-fives": "yes"},
+        choices=("yes", "no"),
+        value_texts={
+            "yes": "the spinner counts both halves while fewer than two sides are covered",
+            "no": "the spinner's own pips never count",
+        },
+    ),
+    HouseRule(
+        "boneyard_reserve",
+        "Boneyard reserve",
+        "How many tiles of the boneyard are never drawn: with that many left it counts as empty.",
+        {"all-fives": 0, "fives-up": 0, "totally-fives": 0},
+        numbers=range(0, 5),
+    ),
+    HouseRule(
+        "settlement",
+        "End of hand",
+        "What the pips still held at the end of a hand do to the scores.",
+        {
+            "all-fives": "deduct-own",
+            "fives-up": "winner-collects",
+            "totally-fives": "winner-collects",
+        },
+        choices=("deduct-own", "winner-collects"),
+        value_texts={
+            "deduct-own": "each player's own pips, rounded to the nearest five, are taken off "
+            "their own side's score",
+            "winner-collects": "the winner of the hand scores the other sides' pips less their "
+            "own, rounded to the nearest five",
+        },
+    ),
+    HouseRule(
+        "bonus_in_fives",
+        "Bonus in fives",
+        "With the winner collecting: whether the collected amount is divided by 5.",
+        {"all-fives": "no", "fives-up": "yes", "totally-fives": "no"},
+        choices=("yes", "no"),
+        value_texts={
+            "yes": "opponents holding 26 give 25, which is 5 points",
+            "no": "opponents holding 26 give 25 points",
+        },
+    ),
+    HouseRule(
+        "target",
+        "Target",
+        "The score that wins the game.",
+        {"all-fives": _all_fives_target, "fives-up": 100, "totally-fives": 200},
+        numbers=range(5, 1001, 5),
+    ),
+    HouseRule(
+        "win_check",
+        "When the target is checked",
+        "When a side that reaches the target wins.",
+        {"all-fives": "end-of-hand", "fives-up": "end-of-hand", "totally-fives": "end-of-hand"},
+        choices=("end-of-hand", "immediate"),
+        value_texts={
+            "end-of-hand": "after the hand is settled; the highest side at or above the target "
+            "wins, a tie for highest plays another hand",
+            "immediate": "also after every scoring play: the first side to reach it wins at once",
+        },
+    ),
+)
+HOUSE_RULES_BY_NAME: dict[str, HouseRule] = {rule.name: rule for rule in HOUSE_RULES}
+
+_STANDARD_DEAL = {
+    "all-fives": {2: 9, 3: 7, 4: 5},
+    "fives-up": {2: 7, 3: 5, 4: 5},
+    "totally-fives": {2: 7, 3: 5, 4: 5},
+}
+
+
+def default_partners(preset: str, players: int) -> bool:
+    """Partnerships are the default only in All Fives with four players."""
+    return preset == "all-fives" and players == 4
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The resolved house rules a game is played by."""
+
+    preset: str
+    players: int
+    deal: str
+    lead: str
+    spinners: str
+    spinner_counts: bool
+    boneyard_reserve: int
+    settlement: str
+    bonus_in_fives: bool
+    target: int
+    win_check: str
+
+    @property
+    def hand_size(self) -> int:
+        """Tiles each player is dealt."""
+        if self.deal == "five-each":
+            return 5
+        if self.deal == "seven-five":
+            return 7 if self.players == 2 else 5
+        return _STANDARD_DEAL[self.preset][self.players]
+
+    @property
+    def boneyard_size(self) -> int:
+        """Tiles left face down after the deal."""
+        return 28 - self.hand_size * self.players
+
+    def value(self, name: str) -> OptionValue:
+        """A house rule's value as the record spells it."""
+        value = getattr(self, name)
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        assert isinstance(value, (str, int))
+        return value
+
+
+def parse_preset(value: object) -> str:
+    """The preset named by ``value``, or a ``record`` refusal."""
+    if isinstance(value, str) and value in PRESETS:
+        return value
+    raise MalformedInput(f"The preset is one of {', '.join(PRESETS)}; not {_show(value)}.")
+
+
+def parse_options(options: object) -> dict[str, OptionValue]:
+    """House-rule overrides in canonical form, checked name by name."""
+    if not isinstance(options, dict):
+        raise MalformedInput('options is an object of house rules, such as {"spinners": "none"}.')
+    parsed: dict[str, OptionValue] = {}
+    for name, value in options.items():
+        rule = HOUSE_RULES_BY_NAME.get(name)
+        if rule is None:
+            raise MalformedInput(
+                f'There is no house rule "{name}"; the house rules are '
+                f"{', '.join(r.name for r in HOUSE_RULES)}."
+            )
+        parsed[name] = rule.parse(value)
+    return parsed
+
+
+def resolve(preset: str, players: int, options: Mapping[str, OptionValue]) -> Rules:
+    """The rules of ``preset`` for ``players`` players with ``options`` (canonical) overriding."""
+    values = {
+        rule.name: options.get(rule.name, rule.default(preset, players)) for rule in HOUSE_RULES
+    }
+    return Rules(
+        preset=preset,
+        players=players,
+        deal=str(values["deal"]),
+        lead=str(values["lead"]),
+        spinners=str(values["spinners"]),
+        spinner_counts=values["spinner_counts"] == "yes",
+        boneyard_reserve=int(values["boneyard_reserve"]),
+        settlement=str(values["settlement"]),
+        bonus_in_fives=values["bonus_in_fives"] == "yes",
+        target=int(values["target"]),
+        win_check=str(values["win_check"]),
+    )

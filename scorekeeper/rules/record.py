@@ -1,0 +1,290 @@
+"""The ``all-fives/1`` game record: read it into a :class:`Game`, write a game back, replay it.
+
+Reading applies the same rules as live entry, in order, and stops at the first fault with a
+:class:`RecordRefusal` that says where it is: ``hand`` and ``event`` count from 1; ``event``
+is None for a fault in a hand's ``lead`` or ``remaining`` or in the hand as a whole, and
+both are None for a fault in the header.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from scorekeeper.rules.errors import MalformedInput, RecordRefusal, Refusal
+from scorekeeper.rules.events import Draw, Event, Held, NewHand, Pass, Play, Settle
+from scorekeeper.rules.game import Game, Hand, Setup
+from scorekeeper.rules.layout import is_arm_name
+from scorekeeper.rules.tiles import parse_halves, parse_tile, tile
+
+FORMAT = "all-fives/1"
+_HEADER_KEYS = ("format", "preset", "options", "players", "partners", "hands")
+_HAND_KEYS = ("lead", "events", "remaining")
+_ACTIONS = ("play", "draw", "pass")
+
+
+def _only_keys(obj: Mapping[str, object], allowed: tuple[str, ...], what: str) -> None:
+    for key in obj:
+        if key not in allowed:
+            raise MalformedInput(
+                f'{what} has an unknown field "{key}"; its fields are {", ".join(allowed)}.'
+            )
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_event(obj: object, setup: Setup) -> Event:
+    """One event of a hand, every field read and checked for form (rule ``record``)."""
+    if not isinstance(obj, dict):
+        raise MalformedInput('An event is an object such as {"player": "Ann", "play": "6-4"}.')
+    actions = [key for key in _ACTIONS if key in obj]
+    if len(actions) != 1:
+        raise MalformedInput(
+            'An event has exactly one of "play", "draw" and "pass"; '
+            f"this one has {' and '.join(actions) if actions else 'none'}."
+        )
+    action = actions[0]
+    _only_keys(
+        obj, ("player", action, "end") if action == "play" else ("player", action), "An event"
+    )
+    if "player" not in obj:
+        raise MalformedInput('An event names its "player".')
+    seat = setup.seat_of(obj["player"])
+    if action == "play":
+        a, b = parse_halves(obj["play"])
+        end = obj.get("end")
+        if end is not None and (not isinstance(end, str) or not is_arm_name(end)):
+            raise MalformedInput(
+                f"{json.dumps(end)} is not an end: the ends are W, E, N, S, and d-d:N or "
+                "d-d:S for a later spinner d-d."
+            )
+        return Play(seat, tile(a, b), end, flipped=a < b)
+    if action == "draw":
+        count = obj["draw"]
+        if not _whole(count) or count < 1:
+            raise MalformedInput(
+                f'"draw" is how many tiles were drawn, 1 or more; not {json.dumps(count)}.'
+            )
+        return Draw(seat, count)
+    if obj["pass"] is not True:
+        raise MalformedInput(f'A pass is written "pass": true, not {json.dumps(obj["pass"])}.')
+    return Pass(seat)
+
+
+def parse_remaining(obj: object, setup: Setup) -> dict[int, Held]:
+    """A hand's ``remaining``: each player's pip total or list of tiles (form only)."""
+    if not isinstance(obj, dict):
+        raise MalformedInput(
+            'remaining maps players to their pip total or their tiles, such as {"Bob": 7}.'
+        )
+    parsed: dict[int, Held] = {}
+    for name, value in obj.items():
+        seat = setup.seat_of(name)
+        if _whole(value):
+            parsed[seat] = value
+        elif isinstance(value, list):
+            parsed[seat] = tuple(parse_tile(text) for text in value)
+        else:
+            raise MalformedInput(
+                f"{name}'s remaining is a pip total or a list of tiles, not {json.dumps(value)}."
+            )
+    return parsed
+
+
+def _read_setup(data: Mapping[str, Any]) -> Setup:
+    _only_keys(data, _HEADER_KEYS, "The record")
+    if "format" not in data:
+        raise MalformedInput(f'The record has no "format"; it must be "{FORMAT}".')
+    if data["format"] != FORMAT:
+        raise MalformedInput(f'The format {json.dumps(data["format"])} is not "{FORMAT}".')
+    for key in ("players", "hands"):
+        if key not in data:
+            raise MalformedInput(f'The record has no "{key}".')
+    if not isinstance(data["players"], list):
+        raise MalformedInput("players is a list of 2 to 4 names in seat order.")
+    if not isinstance(data["hands"], list):
+        raise MalformedInput("hands is a list of hands in the order played.")
+    return Setup.create(
+        data["players"], data.get("preset", "all-fives"), data.get("options"), data.get("partners")
+    )
+
+
+def read_record(data: object) -> Game:
+    """The game a parsed ``all-fives/1`` record describes, or a RecordRefusal."""
+    if not isinstance(data, dict):
+        raise RecordRefusal("record", "A game record is a JSON object.", None, None)
+    try:
+        setup = _read_setup(data)
+    except Refusal as refusal:
+        raise RecordRefusal(refusal.rule, refusal.message, None, None) from None
+    game = Game(setup)
+    for number, hand in enumerate(data["hands"], 1):
+        try:
+            if not isinstance(hand, dict):
+                raise MalformedInput('A hand is an object with "lead", "events" and "remaining".')
+            _only_keys(hand, _HAND_KEYS, f"Hand {number}")
+            for key in ("lead", "events"):
+                if key not in hand:
+                    raise MalformedInput(f'Hand {number} has no "{key}".')
+            if not isinstance(hand["events"], list):
+                raise MalformedInput(f"Hand {number}'s events are a list.")
+            game.push(NewHand(setup.seat_of(hand["lead"])))
+        except Refusal as refusal:
+            raise RecordRefusal(refusal.rule, refusal.message, number, None) from None
+        for index, obj in enumerate(hand["events"], 1):
+            try:
+                game.push(parse_event(obj, setup))
+            except Refusal as refusal:
+                raise RecordRefusal(refusal.rule, refusal.message, number, index) from None
+        try:
+            current = game.hands[-1]
+            if "remaining" in hand:
+                game.push(Settle(parse_remaining(hand["remaining"], setup)))
+            elif current.result in ("domino", "blocked"):
+                raise Refusal(
+                    "remaining",
+                    f'Hand {number} is over ({_ending(game, current)}): "remaining" must give '
+                    "what each player still holding tiles has left.",
+                )
+        except Refusal as refusal:
+            raise RecordRefusal(refusal.rule, refusal.message, number, None) from None
+    return game
+
+
+def _ending(game: Game, hand: Hand) -> str:
+    if hand.result == "domino" and hand.went_out is not None:
+        return f"{game.players[hand.went_out]} dominoed"
+    return "it is blocked"
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise MalformedInput(f'The key "{key}" appears twice in one object.')
+        obj[key] = value
+    return obj
+
+
+def _no_constants(name: str) -> object:
+    raise MalformedInput(f"{name} is not a number a record can hold.")
+
+
+def parse_json(text: str | bytes) -> object:
+    """Parse JSON text, refusing what is not JSON with rule ``record``."""
+    try:
+        if isinstance(text, bytes):
+            text = text.decode("utf-8-sig")
+        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
+    except UnicodeDecodeError:
+        raise MalformedInput("The record is not UTF-8 text.") from None
+    except json.JSONDecodeError as error:
+        raise MalformedInput(
+            f"The record is not JSON: {error.msg} at line {error.lineno}, column {error.colno}."
+        ) from None
+    except RecursionError:
+        raise MalformedInput("The record is nested too deeply to be a game record.") from None
+
+
+def load_record(text: str | bytes) -> Game:
+    """The game in a record's JSON text, or a RecordRefusal."""
+    try:
+        data = parse_json(text)
+    except Refusal as refusal:
+        raise RecordRefusal(refusal.rule, refusal.message, None, None) from None
+    return read_record(data)
+
+
+def _spell(play: Play) -> str:
+    t = play.tile
+    return f"{t.low}-{t.high}" if play.flipped else str(t)
+
+
+def write_record(game: Game) -> dict[str, Any]:
+    """The ``all-fives/1`` record of ``game``: the setup and every event as entered."""
+    setup = game.setup
+    names = setup.players
+    record: dict[str, Any] = {"format": FORMAT, "preset": setup.preset}
+    if setup.options:
+        record["options"] = dict(setup.options)
+    record["players"] = list(names)
+    if setup.partners is not None:
+        record["partners"] = setup.partners
+    hands: list[dict[str, Any]] = []
+    for event in game.events:
+        if isinstance(event, NewHand):
+            hands.append({"lead": names[event.leader], "events": []})
+        elif isinstance(event, Play):
+            entry: dict[str, Any] = {"player": names[event.player], "play": _spell(event)}
+            if event.end is not None:
+                entry["end"] = event.end
+            hands[-1]["events"].append(entry)
+        elif isinstance(event, Draw):
+            hands[-1]["events"].append({"player": names[event.player], "draw": event.count})
+        elif isinstance(event, Pass):
+            hands[-1]["events"].append({"player": names[event.player], "pass": True})
+        else:
+            hands[-1]["remaining"] = {
+                names[seat]: held if isinstance(held, int) else [str(t) for t in held]
+                for seat, held in sorted(event.remaining.items())
+            }
+    record["hands"] = hands
+    return record
+
+
+def replay_result(game: Game) -> dict[str, Any]:
+    """The replay output for a legal game: sides, scores, winner and every hand's plays."""
+    sides = game.sides
+
+    def per_side(values: list[int] | tuple[int, ...]) -> dict[str, int]:
+        return dict(zip(sides, values, strict=True))
+
+    hands: list[dict[str, Any]] = []
+    for index, hand in enumerate(game.hands):
+        last = index == len(game.hands) - 1
+        after = game.scores if last else game.hands[index + 1].scores_before
+        settled = hand.settlement.changes if hand.settlement else (0,) * len(sides)
+        next_lead = None
+        if (
+            hand.result == "domino"
+            and hand.went_out is not None
+            and not (last and game.winner is not None)
+        ):
+            next_lead = game.players[hand.went_out]
+        hands.append(
+            {
+                "result": hand.result,
+                "plays": [
+                    {
+                        "player": game.players[p.player],
+                        "tile": str(p.tile),
+                        "end": p.end,
+                        "count": p.count,
+                        "points": p.points,
+                    }
+                    for p in hand.plays
+                ],
+                "settlement": per_side(settled),
+                "scores": per_side(list(after)),
+                "next_lead": next_lead,
+            }
+        )
+    return {
+        "ok": True,
+        "sides": list(sides),
+        "scores": per_side(game.scores),
+        "winner": None if game.winner is None else sides[game.winner],
+        "hands": hands,
+    }
+
+
+def replay(text: str | bytes) -> tuple[dict[str, Any], bool]:
+    """Replay a record's JSON text: the replay output and whether the record is legal."""
+    try:
+        game = load_record(text)
+    except RecordRefusal as refusal:
+        return {"ok": False, "error": refusal.as_json()}, False
+    return replay_result(game), True

@@ -1,0 +1,1 @@
+"""The web layer: models, forms, views and command-line commands around the referee."""
