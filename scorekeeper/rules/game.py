@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from scorekeeper.rules.errors import IllegalEntry, MalformedInput
 from scorekeeper.rules.events import Draw, Event, Held, NewHand, Pass, Play, Settle
@@ -92,12 +93,14 @@ class Setup:
         """The side that seat ``seat`` scores for."""
         return seat % 2 if self.in_partnership else seat
 
+    @cached_property
+    def _seats(self) -> dict[str, int]:
+        return {player: seat for seat, player in enumerate(self.players)}
+
     def seat_of(self, name: object) -> int:
         """The seat of the player called ``name``, or a ``record`` refusal."""
-        if isinstance(name, str):
-            for seat, player in enumerate(self.players):
-                if player == name:
-                    return seat
+        if isinstance(name, str) and name in self._seats:
+            return self._seats[name]
         raise MalformedInput(
             f"{name!r} is not a player in this game; the players are {_names(self.players)}."
         )
@@ -319,7 +322,6 @@ class Game:
             )
         if layout.lead is None:
             return None
-        fits = layout.fits(tile)
         end = play.end
         if end is not None and end not in layout.arms:
             spinner = layout.closed_spinner(end)
@@ -338,9 +340,10 @@ class Game:
                 raise IllegalEntry(
                     "match",
                     f"{player}'s {tile} does not match the {end} end, which shows {shows}. "
-                    + self._fits_sentence(layout, fits),
+                    + self._fits_sentence(layout, layout.fits(tile)),
                 )
             return end
+        fits = layout.fits(tile)
         if not fits:
             raise IllegalEntry(
                 "match",

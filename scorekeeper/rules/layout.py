@@ -9,18 +9,17 @@ later one) once both sides are covered.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from scorekeeper.rules.tiles import Tile
 
-_ARM_NAME = re.compile(r"^(?:[WENS]|([0-6])-\1:[NS])$")
+ARM_NAMES = frozenset(["W", "E", "N", "S"] + [f"{d}-{d}:{side}" for d in range(7) for side in "NS"])
 _ORDER = {"W": 0, "E": 1, "N": 2, "S": 3}
 
 
 def is_arm_name(name: str) -> bool:
     """Whether ``name`` is spelled as an arm: ``W``, ``E``, ``N``, ``S``, ``d-d:N`` or ``d-d:S``."""
-    return _ARM_NAME.match(name) is not None
+    return name in ARM_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,17 +33,24 @@ class Placed:
 
 @dataclass(slots=True)
 class Arm:
-    """A line of tiles growing outward from the lead or from a spinner's end."""
+    """A line of tiles growing outward from the lead or from a spinner's end.
+
+    ``value`` is the number shown at the open end at the arm's tip: ``base`` while empty.
+    """
 
     name: str
     base: int
     from_spinner_end: bool
     tiles: list[Placed] = field(default_factory=list)
+    value: int = -1
 
-    @property
-    def value(self) -> int:
-        """The number shown at the open end at the arm's tip."""
-        return self.tiles[-1].outer if self.tiles else self.base
+    def __post_init__(self) -> None:
+        self.value = self.tiles[-1].outer if self.tiles else self.base
+
+    def append(self, placed: Placed) -> None:
+        """Lay ``placed`` at the tip."""
+        self.tiles.append(placed)
+        self.value = placed.outer
 
 
 @dataclass(slots=True)
@@ -100,14 +106,12 @@ class Layout:
 
     def ends(self) -> list[End]:
         """The open ends in reading order: W, E, N, S, then later spinners' arms."""
-        names = sorted(self.arms, key=lambda name: (_ORDER.get(name, 4), name))
-        return [End(name, self.arms[name].value) for name in names]
+        return [End(name, arm.value) for name, arm in self.arms.items()]
 
     def fits(self, tile: Tile) -> list[str]:
         """The open ends ``tile`` can be played on, in reading order."""
-        if self.lead is None:
-            return []
-        return [end.name for end in self.ends() if tile.has(end.shows)]
+        high, low = tile.high, tile.low
+        return [name for name, arm in self.arms.items() if arm.value in (high, low)]
 
     def closed_spinner(self, name: str) -> Spinner | None:
         """The spinner whose end ``name`` is, while that end is not yet open."""
@@ -158,15 +162,21 @@ class Layout:
         spinner = self._makes_spinner(tile)
         if spinner:
             self.spinners.append(Spinner(tile, end, len(arm.tiles), self._spinner_ends(tile)))
-        arm.tiles.append(Placed(tile, tile.other(arm.value), spinner))
+        arm.append(Placed(tile, tile.other(arm.value), spinner))
         self.on_table.add(tile)
         self.pips += tile.pips
+        opened = False
         for waiting in self.spinners:
-            if not waiting.opened and self.spinner_sides_covered(waiting) == 2:
-                waiting.opened = True
+            if waiting.opened:
+                continue
+            if self.spinner_sides_covered(waiting) == 2:
+                waiting.opened = opened = True
                 number = waiting.tile.high
                 for name in waiting.ends:
                     self.arms[name] = Arm(name, number, True)
+        if opened:
+            names = sorted(self.arms, key=lambda name: (_ORDER.get(name, 4), name))
+            self.arms = {name: self.arms[name] for name in names}
 
     # -- the count --------------------------------------------------------------------------
 
@@ -206,13 +216,19 @@ class Layout:
             return 0
         if len(self.on_table) == 1:
             return self._tip_value(lead, lead.tile.pips)
+        counts = self.spinner_counts
         total = 0
         for arm in self.arms.values():
-            if arm.tiles:
-                tip = arm.tiles[-1]
+            tiles = arm.tiles
+            if tiles:
+                tip = tiles[-1]
             elif arm.from_spinner_end:
                 continue
             else:
                 tip = lead
-            total += self._tip_value(tip, arm.value)
+            tile = tip.tile
+            if tile.high != tile.low:
+                total += arm.value
+            elif counts or not tip.spinner:
+                total += tile.high * 2
         return total

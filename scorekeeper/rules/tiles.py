@@ -26,6 +26,9 @@ class Tile:
     def __repr__(self) -> str:
         return f"Tile({self})"
 
+    def __hash__(self) -> int:
+        return self.high * 8 + self.low
+
     @property
     def pips(self) -> int:
         """Both halves added up."""
@@ -66,8 +69,13 @@ def tile(a: int, b: int) -> Tile:
         raise MalformedInput(f"{a}-{b} is not a double-six tile.") from None
 
 
+_PLAIN = {f"{a}-{b}": (a, b) for a in range(7) for b in range(7)}
+
+
 def parse_halves(text: object) -> tuple[int, int]:
     """The two halves of a tile written as ``6-4``, ``4-6``, ``4 6`` or ``46``, in the order written."""
+    if isinstance(text, str) and text in _PLAIN:
+        return _PLAIN[text]
     if not isinstance(text, str):
         raise MalformedInput(f'A tile is written as text such as "6-4", not {text!r}.')
     match = _SPELLING.match(text)
