@@ -273,9 +273,14 @@ class Game:
         if self.winner is not None:
             raise IllegalEntry("game-over", self._game_over_message())
         hand = self.hand
-        if hand is None or hand.settlement is not None:
-            number = len(self.hands) + 1
-            raise IllegalEntry("lead", f"Hand {number} has not begun: choose who leads it first.")
+        if hand is None:
+            raise IllegalEntry("lead", "Hand 1 has not begun: choose who leads it first.")
+        if hand.settlement is not None:
+            raise IllegalEntry(
+                "hand-over",
+                f"Hand {hand.number} is over and settled: {self._name(seat)} cannot {action} "
+                f"until hand {hand.number + 1} is led.",
+            )
         if hand.is_over:
             raise IllegalEntry(
                 "hand-over",

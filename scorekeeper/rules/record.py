@@ -107,6 +107,10 @@ def _read_setup(data: Mapping[str, Any]) -> Setup:
         raise MalformedInput("players is a list of 2 to 4 names in seat order.")
     if not isinstance(data["hands"], list):
         raise MalformedInput("hands is a list of hands in the order played.")
+    if "options" in data and not isinstance(data["options"], dict):
+        raise MalformedInput('options is an object of house rules, such as {"spinners": "none"}.')
+    if "partners" in data and not isinstance(data["partners"], bool):
+        raise MalformedInput(f"partners is true or false, not {json.dumps(data['partners'])}.")
     return Setup.create(
         data["players"], data.get("preset", "all-fives"), data.get("options"), data.get("partners")
     )
