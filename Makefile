@@ -17,6 +17,7 @@ install: $(STAMP)
 
 ## Install, migrate the SQLite database in instance/, serve on http://127.0.0.1:5000
 run: $(STAMP)
+	$(VENV)/bin/flask --app app db upgrade
 	$(VENV)/bin/flask --app app run --host 127.0.0.1 --port 5000
 
 ## Install, lint, type-check and run every test

@@ -3,29 +3,62 @@
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
 
-from scorekeeper.web import cli
+from scorekeeper.web import cli, errors, extensions, views
+
+MAX_BODY = 1024 * 1024
+
+
+def _database_url(url: str) -> str:
+    """SQLAlchemy's spelling of a database URL (``postgres://`` is an old alias)."""
+    if url.startswith("postgres://"):
+        return "postgresql://" + url.removeprefix("postgres://")
+    return url
+
+
+def _ensure_secret_key(app: Flask) -> None:
+    """Write a random SECRET_KEY into instance/config.py once, so sessions survive restarts."""
+    if app.config.get("SECRET_KEY"):
+        return
+    key = secrets.token_hex(32)
+    path = os.path.join(app.instance_path, "config.py")
+    with open(path, "a", encoding="utf-8") as config:
+        config.write(f"\n# Written on first run; keep it secret.\nSECRET_KEY = {key!r}\n")
+    app.config["SECRET_KEY"] = key
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Create the app: configuration from the instance folder and the environment."""
-    app = Flask(__name__, instance_relative_config=True)
+    app = Flask(
+        __name__,
+        instance_relative_config=True,
+        template_folder="templates",
+        static_folder="static",
+    )
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
-        SECRET_KEY="dev",
+        SECRET_KEY=None,
         SQLALCHEMY_DATABASE_URI="sqlite:///"
         + os.path.join(app.instance_path, "scorekeeper.sqlite"),
+        MAX_CONTENT_LENGTH=MAX_BODY,
+        MIGRATIONS_DIRECTORY=os.path.join(app.root_path, "migrations"),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
         app.config.from_prefixed_env("SCOREKEEPER")
         if "DATABASE_URL" in os.environ:
             app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
+        _ensure_secret_key(app)
     else:
         app.config.from_mapping(test_config)
+    app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    extensions.init_app(app)
+    views.init_app(app)
+    errors.init_app(app)
     cli.init_app(app)
     return app

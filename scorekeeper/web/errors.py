@@ -1,0 +1,72 @@
+"""Error pages: every client error gets a clear page (or an htmx fragment); a 500 rolls back."""
+
+from __future__ import annotations
+
+from flask import Flask, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from scorekeeper.web.extensions import db
+
+TITLES = {
+    400: "Bad request",
+    404: "Not found",
+    405: "Not allowed",
+    409: "The table had changed",
+    413: "Too large",
+    422: "Refused",
+    500: "Something went wrong",
+}
+EXPLANATIONS = {
+    400: "The request could not be understood. Go back, reload the page and try again.",
+    404: "There is no such page or game.",
+    405: "This address does not accept that kind of request.",
+    413: "What was sent is larger than 1 MB, the most this app accepts.",
+    500: "The app failed to answer; nothing was stored. Reload the page and try again.",
+}
+CSRF_EXPLANATION = "This page has expired (its security token is missing or old). Reload the page and enter it again."
+
+
+def _render(code: int, explanation: str) -> tuple[str, int, dict[str, str]]:
+    """The error page, or for htmx a fragment shown in the page's alert area."""
+    title = TITLES.get(code, "Error")
+    if request.headers.get("HX-Request") == "true":
+        headers = {"HX-Retarget": "#alerts", "HX-Reswap": "innerHTML"}
+        return (
+            render_template("_error.html", code=code, title=title, explanation=explanation),
+            code,
+            headers,
+        )
+    return render_template("error.html", code=code, title=title, explanation=explanation), code, {}
+
+
+def handle_csrf(error: CSRFError) -> tuple[str, int, dict[str, str]]:
+    """A POST without a valid CSRF token: the page expired."""
+    return _render(400, CSRF_EXPLANATION)
+
+
+def handle_http(error: HTTPException) -> tuple[str, int, dict[str, str]] | HTTPException:
+    """Any HTTP error (404, 405, 413, ...): a page that says what happened."""
+    code = error.code or 500
+    if code < 400:
+        return error
+    explanation = EXPLANATIONS.get(code) or error.description or ""
+    if code == 404 and error.description and error.description.startswith("There is no game"):
+        explanation = error.description
+    rendered = _render(code, explanation)
+    if code == 405 and error.valid_methods:  # type: ignore[attr-defined]
+        rendered[2]["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
+    return rendered
+
+
+def handle_500(error: InternalServerError) -> tuple[str, int, dict[str, str]]:
+    """An unexpected failure: undo any half-done database work and say so."""
+    db.session.rollback()
+    return _render(500, EXPLANATIONS[500])
+
+
+def init_app(app: Flask) -> None:
+    """Register the error handlers."""
+    app.register_error_handler(CSRFError, handle_csrf)
+    app.register_error_handler(InternalServerError, handle_500)
+    app.register_error_handler(HTTPException, handle_http)

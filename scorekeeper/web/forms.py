@@ -1,0 +1,122 @@
+"""One form per use case. Each entry form carries ``seq``: the number of events the page saw."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import (
+    BooleanField,
+    Field,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+    SubmitField,
+    TextAreaField,
+)
+from wtforms.fields.choices import SelectChoice
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+
+from scorekeeper.rules import HOUSE_RULES, PRESETS
+from scorekeeper.rules.options import PRESET_TITLES
+
+MAX_NAME = 40
+LEADER_CHOICES = [
+    SelectChoice("random", "At random"),
+    SelectChoice("draw", "Draw for lead: each player draws a tile, the highest leads"),
+    SelectChoice("table", "Choose on the table"),
+]
+
+
+class EntryForm(FlaskForm):  # type: ignore[misc]
+    """An entry on the table: draw, pass, undo; ``seq`` guards against stale pages."""
+
+    seq = IntegerField("seq", validators=[InputRequired(), NumberRange(min=0)])
+
+
+class PlayForm(EntryForm):
+    """A tile played, and the end it goes on when it fits several."""
+
+    tile = StringField("tile", validators=[InputRequired(), Length(max=10)])
+    end = StringField("end", validators=[Optional(), Length(max=10)])
+
+
+class SettleForm(EntryForm):
+    """What each player still holding tiles has left; the fields are ``held-<seat>``."""
+
+
+class LeadForm(EntryForm):
+    """The leader of a hand: a seat, at random, or by drawing tiles (fields ``drawn-<seat>``)."""
+
+    how = StringField("how", validators=[Optional(), Length(max=10)])
+    leader = IntegerField("leader", validators=[Optional(), NumberRange(min=0, max=3)])
+    among = HiddenField("among", validators=[Optional(), Length(max=20)])
+
+
+def house_rule_field(rule: Any) -> Field:
+    """The form field for one house rule (other than the target)."""
+    if rule.numbers is not None:
+        return IntegerField(
+            rule.title,
+            description=rule.text,
+            validators=[
+                InputRequired(),
+                NumberRange(min=rule.numbers.start, max=rule.numbers[-1]),
+            ],
+        )
+    choices = [
+        SelectChoice(value, f"{value}: {rule.value_texts.get(value, value)}")
+        for value in rule.choices
+    ]
+    return SelectField(rule.title, description=rule.text, choices=choices)
+
+
+HOUSE_RULE_FIELDS = tuple(rule.name for rule in HOUSE_RULES if rule.name != "target")
+
+
+class NewGameForm(FlaskForm):  # type: ignore[misc]
+    """A new game: 2 to 4 players in seat order, the preset, house rules, target, first leader."""
+
+    player1 = StringField("Seat 1", validators=[Optional(), Length(max=MAX_NAME)])
+    player2 = StringField("Seat 2", validators=[Optional(), Length(max=MAX_NAME)])
+    player3 = StringField("Seat 3", validators=[Optional(), Length(max=MAX_NAME)])
+    player4 = StringField("Seat 4", validators=[Optional(), Length(max=MAX_NAME)])
+    preset = SelectField(
+        "Preset", choices=[SelectChoice(p, PRESET_TITLES[p]) for p in PRESETS], default=PRESETS[0]
+    )
+    partners = BooleanField("Partners: seats 1 and 3 against seats 2 and 4 (4 players)")
+    target = IntegerField(
+        "Target", validators=[InputRequired(), NumberRange(min=5, max=1000)], default=250
+    )
+    leader = RadioField("First leader", choices=LEADER_CHOICES, default="random")
+    filled = HiddenField("filled")
+    load = SubmitField("Load the preset's defaults")
+    start = SubmitField("Start the game")
+
+    def player_names(self) -> list[str]:
+        """The names given, in seat order, empty seats left out."""
+        fields = (self.player1, self.player2, self.player3, self.player4)
+        return [f.data.strip() for f in fields if f.data and f.data.strip()]
+
+    def validate_target(self, field: Field) -> None:
+        """The target is a multiple of five."""
+        if field.data is not None and field.data % 5:
+            raise ValidationError("The target is a multiple of 5.")
+
+
+for _name in HOUSE_RULE_FIELDS:
+    setattr(
+        NewGameForm,
+        _name,
+        house_rule_field(next(r for r in HOUSE_RULES if r.name == _name)),
+    )
+
+
+class ImportForm(FlaskForm):  # type: ignore[misc]
+    """An all-fives/1 record, as a file or pasted text."""
+
+    record = FileField("Record file (.json)")
+    text = TextAreaField("Or paste the record")

@@ -1,0 +1,252 @@
+"""Loading a game by replaying its events, and changing it in one locked transaction.
+
+Every change follows the same steps: lock the game, reload its events, compare their number
+with the number the page saw (a mismatch is :class:`Stale`), let the referee apply the new
+events (a :class:`Refusal` writes nothing), insert them and commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, text
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.rules import (
+    Draw,
+    Event,
+    Game,
+    Held,
+    MalformedInput,
+    NewHand,
+    Pass,
+    Play,
+    Settle,
+    Setup,
+    parse_tile,
+)
+from scorekeeper.web.extensions import db
+from scorekeeper.web.models import EventRow, GameRow
+from scorekeeper.web.models import now as _now
+
+
+class NotFound(Exception):
+    """There is no game with this id."""
+
+
+class Stale(Exception):
+    """The page saw a different number of events than the game now has."""
+
+    def __init__(self, expected: int, actual: int) -> None:
+        super().__init__(f"expected {expected} events, the game has {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+@dataclass
+class Loaded:
+    """A stored game and the referee's game replayed from its events."""
+
+    row: GameRow
+    game: Game
+
+    @property
+    def seq(self) -> int:
+        """How many events the game has: the number an entry form must carry."""
+        return len(self.game.events)
+
+
+# -- events as JSON ---------------------------------------------------------------------
+
+
+def event_to_json(event: Event) -> tuple[str, dict[str, Any]]:
+    """The stored kind and data of ``event``."""
+    if isinstance(event, Play):
+        return "play", {
+            "player": event.player,
+            "tile": str(event.tile),
+            "end": event.end,
+            "flipped": event.flipped,
+        }
+    if isinstance(event, Draw):
+        return "draw", {"player": event.player, "count": event.count}
+    if isinstance(event, Pass):
+        return "pass", {"player": event.player}
+    if isinstance(event, NewHand):
+        return "new_hand", {"leader": event.leader}
+    remaining = {
+        str(seat): held if isinstance(held, int) else [str(t) for t in held]
+        for seat, held in sorted(event.remaining.items())
+    }
+    return "settle", {"remaining": remaining}
+
+
+def event_from_json(kind: str, data: dict[str, Any]) -> Event:
+    """The event stored as ``kind`` and ``data``."""
+    if kind == "play":
+        return Play(data["player"], parse_tile(data["tile"]), data["end"], data["flipped"])
+    if kind == "draw":
+        return Draw(data["player"], data["count"])
+    if kind == "pass":
+        return Pass(data["player"])
+    if kind == "new_hand":
+        return NewHand(data["leader"])
+    if kind == "settle":
+        remaining: dict[int, Held] = {}
+        for seat, held in data["remaining"].items():
+            remaining[int(seat)] = (
+                held if isinstance(held, int) else tuple(parse_tile(t) for t in held)
+            )
+        return Settle(remaining)
+    raise MalformedInput(f"{kind!r} is not a stored event kind.")
+
+
+# -- reading ------------------------------------------------------------------------------
+
+
+def setup_of(row: GameRow) -> Setup:
+    """The referee's setup of a stored game."""
+    return Setup.create(list(row.players), row.preset, dict(row.options or {}), row.partners)
+
+
+def _replay(row: GameRow) -> Game:
+    rows = db.session.scalars(
+        select(EventRow).where(EventRow.game_id == row.id).order_by(EventRow.seq)
+    ).all()
+    return Game(setup_of(row), [event_from_json(r.kind, r.data) for r in rows])
+
+
+def load(game_id: int) -> Loaded:
+    """The game ``game_id`` replayed from its events, or NotFound."""
+    row = db.session.get(GameRow, game_id)
+    if row is None:
+        raise NotFound(game_id)
+    return Loaded(row, _replay(row))
+
+
+def list_games() -> list[GameRow]:
+    """Every stored game, the most recently changed first."""
+    return list(db.session.scalars(select(GameRow).order_by(GameRow.updated_at.desc())).all())
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
+def _lock(game_id: int) -> GameRow:
+    """Start a write transaction that holds the game until commit or rollback."""
+    db.session.rollback()
+    if db.session.get_bind().dialect.name == "sqlite":
+        # A WAL read lock cannot be upgraded to a write lock: take the write lock first.
+        db.session.execute(text("BEGIN IMMEDIATE"))
+        row = db.session.get(GameRow, game_id, populate_existing=True)
+    else:
+        row = db.session.scalars(
+            select(GameRow).where(GameRow.id == game_id).with_for_update()
+        ).first()
+    if row is None:
+        db.session.rollback()
+        raise NotFound(game_id)
+    return row
+
+
+def _cache(row: GameRow, game: Game) -> None:
+    row.updated_at = _now()
+    row.status = game.phase
+    row.winner = None if game.winner is None else game.sides[game.winner]
+
+
+def append(game_id: int, expected_seq: int, events: Sequence[Event]) -> Loaded:
+    """Apply ``events`` after event number ``expected_seq`` and store them, all or nothing."""
+    row = _lock(game_id)
+    try:
+        game = _replay(row)
+        if len(game.events) != expected_seq:
+            raise Stale(expected_seq, len(game.events))
+        events = list(events)
+        for event in events:
+            game.push(event)
+        follow = next_hand(game)
+        if follow is not None and events and isinstance(events[-1], Settle):
+            game.push(follow)
+            events.append(follow)
+        for number, event in enumerate(events, expected_seq + 1):
+            kind, data = event_to_json(event)
+            db.session.add(EventRow(game_id=row.id, seq=number, kind=kind, data=data))
+        _cache(row, game)
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Stale(expected_seq, expected_seq + 1) from None
+    except BaseException:
+        db.session.rollback()
+        raise
+    return Loaded(row, game)
+
+
+def next_hand(game: Game) -> NewHand | None:
+    """The next hand, when a settled domino hand leaves no choice of leader."""
+    leader = game.next_leader
+    if game.phase == "lead" and leader is not None:
+        return NewHand(leader)
+    return None
+
+
+def undo_steps(game: Game) -> int:
+    """How many events one undo removes: the next hand begun with a settlement goes with it.
+
+    After a domino hand the app begins the next hand (its leader is known) in the same entry
+    as the settlement, so undoing that settlement removes both.
+    """
+    events = game.events
+    if not events:
+        return 0
+    if (
+        isinstance(events[-1], NewHand)
+        and len(events) >= 2
+        and isinstance(events[-2], Settle)
+        and len(game.hands) >= 2
+        and game.hands[-2].result == "domino"
+    ):
+        return 2
+    return 1
+
+
+def undo(game_id: int, expected_seq: int) -> tuple[Loaded, list[Event]]:
+    """Undo the last entry if the game has ``expected_seq`` events; return what was removed."""
+    row = _lock(game_id)
+    try:
+        game = _replay(row)
+        if len(game.events) != expected_seq:
+            raise Stale(expected_seq, len(game.events))
+        undone = [game.pop() for _ in range(undo_steps(game))]
+        for stored in db.session.scalars(
+            select(EventRow).where(EventRow.game_id == row.id, EventRow.seq > len(game.events))
+        ):
+            db.session.delete(stored)
+        _cache(row, game)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return Loaded(row, game), undone
+
+
+def create(setup: Setup, events: Sequence[Event] = ()) -> Loaded:
+    """Store a new game with ``setup`` and ``events`` (already checked by the referee)."""
+    game = Game(setup, events)
+    row = GameRow(
+        players=list(setup.players),
+        preset=setup.preset,
+        options=dict(setup.options),
+        partners=setup.partners,
+    )
+    _cache(row, game)
+    db.session.add(row)
+    db.session.flush()
+    for number, event in enumerate(game.events, 1):
+        kind, data = event_to_json(event)
+        db.session.add(EventRow(game_id=row.id, seq=number, kind=kind, data=data))
+    db.session.commit()
+    return Loaded(row, game)

@@ -1,0 +1,423 @@
+"""What the table page shows, derived from the referee's game: scores, turn, texts, forms.
+
+Every sentence a player reads about the state of the game is written here, from the event
+log as replayed by the referee; templates only lay it out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from scorekeeper.rules import ALL_TILES, Draw, Event, Game, Hand, NewHand, Pass, Play, Settle, Tile
+from scorekeeper.web.picture import Picture, picture
+from scorekeeper.web.store import undo_steps
+
+
+def names(items: Sequence[str]) -> str:
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def signed(number: int) -> str:
+    """A score change with its sign: +15, -10, 0."""
+    return f"+{number}" if number > 0 else str(number)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """One player on the scoreboard."""
+
+    seat: int
+    name: str
+    tiles: int
+    to_play: bool
+
+
+@dataclass(frozen=True)
+class SideView:
+    """One side on the scoreboard: its name, score and players."""
+
+    index: int
+    name: str
+    score: int
+    seats: tuple[SeatView, ...]
+    to_play: bool
+    winner: bool
+
+
+@dataclass(frozen=True)
+class HandSummary:
+    """One row of the hands table: how a hand ended and what each side made of it."""
+
+    number: int
+    leader: str
+    ending: str
+    play_points: tuple[int, ...]
+    settlement: tuple[int, ...]
+    scores: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PickerTile:
+    """One tile of the picker."""
+
+    tile: Tile
+    on_table: bool
+    fits: bool
+
+
+@dataclass
+class Refused:
+    """A refused entry to show beside what was tapped."""
+
+    rule: str
+    message: str
+    where: str
+
+
+@dataclass
+class TableView:
+    """Everything the table partial shows."""
+
+    game_id: int
+    game: Game
+    seq: int
+    notice: str | None = None
+    notice_kind: str = "info"
+    refused: Refused | None = None
+    selected: Tile | None = None
+    lead_round: tuple[int, ...] | None = None
+    lead_values: dict[int, str] = field(default_factory=dict)
+    settle_values: dict[int, str] = field(default_factory=dict)
+    open_draw: bool = False
+
+    @property
+    def refusal_places(self) -> tuple[str, ...]:
+        """Where this phase shows a refusal beside the control that was tapped."""
+        places = {"play": ("picker", "actions"), "settle": ("settle",), "lead": ("lead",)}
+        return (*places.get(self.phase, ()), "undo")
+
+    # -- the scoreboard -------------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """``lead``, ``play``, ``settle`` or ``over``."""
+        return self.game.phase
+
+    @property
+    def hand(self) -> Hand | None:
+        """The current hand."""
+        return self.game.hand
+
+    @property
+    def sides(self) -> list[SideView]:
+        """Each side with its score and players, in seat order."""
+        game, hand = self.game, self.game.hand
+        turn = hand.turn if hand is not None and self.phase == "play" else None
+        views = []
+        for index, name in enumerate(game.sides):
+            seats = tuple(
+                SeatView(
+                    seat,
+                    player,
+                    hand.held[seat] if hand is not None and self.phase != "lead" else 0,
+                    seat == turn,
+                )
+                for seat, player in enumerate(game.players)
+                if game.side_of(seat) == index
+            )
+            views.append(
+                SideView(
+                    index,
+                    name,
+                    game.scores[index],
+                    seats,
+                    any(s.to_play for s in seats),
+                    game.winner == index,
+                )
+            )
+        return views
+
+    @property
+    def turn_name(self) -> str | None:
+        """Whose turn it is to play, draw or pass."""
+        hand = self.hand
+        if hand is None or self.phase != "play":
+            return None
+        return self.game.players[hand.turn]
+
+    @property
+    def boneyard(self) -> int:
+        """Tiles left in the boneyard."""
+        hand = self.hand
+        return 0 if hand is None or self.phase == "lead" else hand.boneyard
+
+    @property
+    def drawable(self) -> int:
+        """Tiles that can still be drawn."""
+        return self.game.drawable() if self.phase == "play" else 0
+
+    @property
+    def reserve(self) -> int:
+        """Tiles kept in the boneyard that are never drawn."""
+        return self.boneyard - self.drawable if self.phase == "play" else 0
+
+    # -- the hand in play ---------------------------------------------------------------
+
+    @property
+    def has_lead(self) -> bool:
+        """Whether the current hand has its lead tile on the table."""
+        hand = self.hand
+        return hand is not None and bool(hand.plays)
+
+    @property
+    def picker(self) -> list[PickerTile]:
+        """All 28 tiles, those on the table disabled, those that fit marked."""
+        hand = self.hand
+        on_table = hand.layout.on_table if hand is not None else set()
+        return [
+            PickerTile(t, t in on_table, bool(hand and hand.layout.fits(t)) and t not in on_table)
+            for t in ALL_TILES
+        ]
+
+    @property
+    def picture(self) -> Picture | None:
+        """The layout as drawn, the selected tile's ends highlighted."""
+        hand = self.hand
+        if hand is None or self.phase == "lead":
+            return None
+        return picture(hand.layout, highlight=self.selected_ends)
+
+    @property
+    def selected_ends(self) -> list[str]:
+        """The open ends the selected tile fits."""
+        return [] if self.selected is None else self.game.fits(self.selected)
+
+    @property
+    def last_play_line(self) -> str | None:
+        """The count after the last play, end by end, and what it scored: "W 3 + E 12 = 15: Ann +15"."""
+        hand = self.hand
+        if hand is None or not hand.plays or self.phase == "lead":
+            return None
+        return play_line(self.game, hand)
+
+    @property
+    def last_play_text(self) -> str | None:
+        """The last play in words: "Bob's 6-4 on W"."""
+        hand = self.hand
+        if hand is None or not hand.plays:
+            return None
+        last = hand.plays[-1]
+        return describe_play(self.game, Play(last.player, last.tile), last.end)
+
+    @property
+    def can_draw(self) -> bool:
+        """Whether the player to play may draw now."""
+        return self.phase == "play" and self.has_lead and self.drawable > 0
+
+    @property
+    def can_pass(self) -> bool:
+        """A pass is offered only when nothing can be drawn."""
+        return self.phase == "play" and self.has_lead and self.drawable == 0
+
+    @property
+    def undo_label(self) -> str | None:
+        """What the undo button will undo, or None when there is nothing to undo."""
+        return undo_label(self.game)
+
+    # -- the end of a hand --------------------------------------------------------------
+
+    @property
+    def holders(self) -> list[SeatView]:
+        """The players still holding tiles, whose remaining pips must be entered."""
+        hand = self.hand
+        if hand is None:
+            return []
+        return [
+            SeatView(seat, name, hand.held[seat], False)
+            for seat, name in enumerate(self.game.players)
+            if hand.held[seat] > 0
+        ]
+
+    @property
+    def ending(self) -> str:
+        """How the current hand ended."""
+        hand = self.hand
+        return "" if hand is None else hand_ending(self.game, hand)
+
+    @property
+    def last_settled(self) -> Hand | None:
+        """The most recently settled hand, shown until the next one has its lead."""
+        game = self.game
+        for hand in reversed(game.hands):
+            if hand.settlement is not None:
+                if hand is game.hand or not (game.hand and game.hand.plays):
+                    return hand
+                return None
+        return None
+
+    @property
+    def settlement_lines(self) -> list[str]:
+        """The settlement of the last settled hand, one line per player."""
+        hand = self.last_settled
+        return [] if hand is None else settlement_lines(self.game, hand)
+
+    # -- choosing the leader ------------------------------------------------------------
+
+    @property
+    def lead_number(self) -> int:
+        """The number of the hand whose leader is to be chosen."""
+        return len(self.game.hands) + 1
+
+    @property
+    def forced_leader(self) -> int | None:
+        """The seat that must lead the next hand (who dominoed), None when chosen by lot."""
+        return self.game.next_leader
+
+    @property
+    def lead_seats(self) -> list[tuple[int, str]]:
+        """The players who draw for the lead in this round (all, or those who tied)."""
+        seats = self.lead_round or tuple(range(len(self.game.players)))
+        return [(seat, self.game.players[seat]) for seat in seats]
+
+    @property
+    def draw_first(self) -> bool:
+        """Whether the house rule says the first leader is chosen by drawing tiles."""
+        return (
+            self.open_draw or self.game.rules.lead == "draw-highest" or self.lead_round is not None
+        )
+
+    # -- the game as a whole ------------------------------------------------------------
+
+    @property
+    def hand_summaries(self) -> list[HandSummary]:
+        """One summary row per hand."""
+        return hand_summaries(self.game)
+
+    @property
+    def winner_name(self) -> str | None:
+        """The winning side, once there is one."""
+        game = self.game
+        return None if game.winner is None else game.sides[game.winner]
+
+
+# -- sentences -----------------------------------------------------------------------------
+
+
+def play_line(game: Game, hand: Hand) -> str:
+    """The count after the hand's last play and its points: "W 3 + E 12 = 15: Ann +15"."""
+    last = hand.plays[-1]
+    shares = hand.layout.contributions()
+    line = " + ".join(f"{arm} {pips}" for arm, _tip, pips in shares) + f" = {last.count}"
+    if last.points:
+        line += f": {game.players[last.player]} +{last.points}"
+    return line
+
+
+def describe_play(game: Game, play: Play, end: str | None) -> str:
+    """ "Ann's 6-4 on W", or "Ann's lead 6-4"."""
+    name = game.players[play.player]
+    if end is None:
+        return f"{name}'s lead {play.tile}"
+    return f"{name}'s {play.tile} on {end}"
+
+
+def undo_label(game: Game) -> str | None:
+    """What one undo removes, in words, e.g. "Ann's 6-4 on W"."""
+    steps = undo_steps(game)
+    if steps == 0:
+        return None
+    event: Event = game.events[-steps]
+    hand = game.hands[-steps]
+    if isinstance(event, Play):
+        return describe_play(game, event, hand.plays[-1].end)
+    if isinstance(event, Draw):
+        tiles = "a tile" if event.count == 1 else f"{event.count} tiles"
+        return f"{game.players[event.player]} drawing {tiles}"
+    if isinstance(event, Pass):
+        return f"{game.players[event.player]}'s pass"
+    if isinstance(event, Settle):
+        return f"the settlement of hand {hand.number}"
+    assert isinstance(event, NewHand)
+    return f"{game.players[event.leader]} leading hand {hand.number}"
+
+
+def hand_ending(game: Game, hand: Hand) -> str:
+    """How a hand ended, in words."""
+    if hand.result == "domino" and hand.went_out is not None:
+        return f"{game.players[hand.went_out]} dominoed"
+    if hand.result == "blocked":
+        return "Blocked: every player passed"
+    if hand.result == "won":
+        return "Won during play"
+    return "In play"
+
+
+def settlement_lines(game: Game, hand: Hand) -> list[str]:
+    """One line per player: "Bob holds 13, rounds to 15: -15" or who collects what."""
+    settlement = hand.settlement
+    assert settlement is not None
+    players = game.players
+    lines: list[str] = []
+    if settlement.method == "deduct-own":
+        for seat, name in enumerate(players):
+            if seat == hand.went_out:
+                lines.append(f"{name} dominoed: 0")
+                continue
+            pips, rounded = settlement.pips[seat], settlement.rounded[seat]
+            lines.append(f"{name} holds {pips}, rounds to {rounded}: {signed(-rounded)}")
+        return lines
+    collector = settlement.collector
+    for seat, name in enumerate(players):
+        if seat != collector:
+            lines.append(f"{name} holds {settlement.pips[seat]}")
+    if collector is None:
+        lines.append("Nobody collects: the fewest pips are tied")
+        return lines
+    side = game.side_of(collector)
+    others = [p for seat, p in enumerate(players) if game.side_of(seat) != side]
+    own = settlement.pips[collector]
+    how = "dominoed" if hand.result == "domino" else f"holds the fewest pips ({own})"
+    less = f" less own {own}" if own else ""
+    points = settlement.changes[side]
+    line = (
+        f"{players[collector]} {how}: collects {settlement.collected} from "
+        f"{names(others)}{less}, rounds to {points * 5 if settlement.bonus_in_fives else points}"
+        f": {signed(points)}"
+    )
+    if settlement.bonus_in_fives:
+        line += " (in fives)"
+    lines.append(line)
+    return lines
+
+
+def hand_summaries(game: Game) -> list[HandSummary]:
+    """Each hand: leader, ending, points in play and at the end per side, totals after."""
+    rows = []
+    sides = len(game.sides)
+    for index, hand in enumerate(game.hands):
+        play_points = [0] * sides
+        for scored in hand.plays:
+            play_points[game.side_of(scored.player)] += scored.points
+        after = game.scores if index == len(game.hands) - 1 else game.hands[index + 1].scores_before
+        rows.append(
+            HandSummary(
+                hand.number,
+                game.players[hand.leader],
+                hand_ending(game, hand),
+                tuple(play_points),
+                hand.settlement.changes if hand.settlement else (0,) * sides,
+                tuple(after),
+            )
+        )
+    return rows
+
+
+def lead_winner(drawn: dict[int, Tile]) -> tuple[int | None, tuple[int, ...]]:
+    """Draw for the lead: the seat with the highest pip total, or the seats tied for it."""
+    best = max(t.pips for t in drawn.values())
+    tied = tuple(seat for seat, t in sorted(drawn.items()) if t.pips == best)
+    return (tied[0], ()) if len(tied) == 1 else (None, tied)

@@ -1,0 +1,476 @@
+"""The pages: the games list, a new game, the table and its entries, import and export.
+
+Every entry view reads its form, lets the store apply it under a lock (the referee decides),
+and answers with the table: the partial for htmx, otherwise a redirect after a success and
+the full page for a refusal (422), a stale page (409) or an incomplete form (400).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Sequence
+
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    flash,
+    get_flashed_messages,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorekeeper.rules import (
+    HOUSE_RULES,
+    PRESETS,
+    Draw,
+    Event,
+    Held,
+    MalformedInput,
+    NewHand,
+    Pass,
+    Play,
+    RecordRefusal,
+    Refusal,
+    Settle,
+    Setup,
+    Tile,
+    parse_halves,
+    parse_tile,
+    tile,
+)
+from scorekeeper.rules.options import default_partners
+from scorekeeper.rules.record import load_record, write_record
+from scorekeeper.web import store
+from scorekeeper.web.forms import (
+    HOUSE_RULE_FIELDS,
+    EntryForm,
+    ImportForm,
+    LeadForm,
+    NewGameForm,
+    PlayForm,
+    SettleForm,
+)
+from scorekeeper.web.store import Loaded, NotFound, Stale
+from scorekeeper.web.table import Refused, TableView, lead_winner, names
+
+bp = Blueprint("games", __name__)
+
+STALE = "The table had changed: nothing was entered. This is the table as it is now."
+INCOMPLETE = "The form was incomplete or out of date: nothing was entered."
+_PIPS = re.compile(r"^\d{1,4}$")
+_rng = random.SystemRandom()
+
+Answer = tuple[str, int] | BaseResponse
+
+
+def is_htmx() -> bool:
+    """Whether htmx sent the request (and wants a fragment, not a page)."""
+    return request.headers.get("HX-Request") == "true"
+
+
+def _load(game_id: int) -> Loaded:
+    try:
+        return store.load(game_id)
+    except NotFound:
+        abort(404, description=f"There is no game {game_id}.")
+
+
+def render_table(view: TableView, status: int = 200) -> tuple[str, int]:
+    """The table: the partial for htmx, the whole page otherwise."""
+    if view.notice is None:
+        flashed = get_flashed_messages()
+        view.notice = " ".join(flashed) if flashed else None
+    template = "_table.html" if is_htmx() else "game.html"
+    return render_template(template, t=view), status
+
+
+def _view(loaded: Loaded, **kwargs: object) -> TableView:
+    return TableView(loaded.row.id, loaded.game, loaded.seq, **kwargs)  # type: ignore[arg-type]
+
+
+def _done(loaded: Loaded, notice: str | None = None) -> Answer:
+    """After a stored entry: the new table for htmx; otherwise redirect to it (POST-redirect-GET)."""
+    if is_htmx():
+        return render_table(_view(loaded, notice=notice))
+    if notice:
+        flash(notice)
+    return redirect(url_for("games.table", game_id=loaded.row.id), code=303)
+
+
+def _commit(game_id: int, seq: int, events: Sequence[Event], where: str, **keep: object) -> Answer:
+    """Store ``events`` after event ``seq``; answer the stale page, the refusal or the success."""
+    try:
+        loaded = store.append(game_id, seq, events)
+    except NotFound:
+        abort(404, description=f"There is no game {game_id}.")
+    except Stale:
+        return render_table(_view(_load(game_id), notice=STALE, notice_kind="stale"), 409)
+    except Refusal as refusal:
+        refused = Refused(refusal.rule, refusal.message, where)
+        return render_table(_view(_load(game_id), refused=refused, **keep), 422)
+    return _done(loaded)
+
+
+def _incomplete(loaded: Loaded) -> tuple[str, int]:
+    return render_table(_view(loaded, notice=INCOMPLETE, notice_kind="stale"), 400)
+
+
+def _refuse(loaded: Loaded, refusal: Refusal, where: str, **keep: object) -> tuple[str, int]:
+    return render_table(
+        _view(loaded, refused=Refused(refusal.rule, refusal.message, where), **keep), 422
+    )
+
+
+def _stale_or_none(loaded: Loaded, seq: int) -> tuple[str, int] | None:
+    if seq != loaded.seq:
+        return render_table(_view(loaded, notice=STALE, notice_kind="stale"), 409)
+    return None
+
+
+# -- the games list and the table ----------------------------------------------------------
+
+
+@bp.get("/")
+def index() -> str:
+    """The games in progress and the finished games."""
+    games = store.list_games()
+    playing = [g for g in games if g.status != "over"]
+    finished = [g for g in games if g.status == "over"]
+    return render_template("index.html", playing=playing, finished=finished)
+
+
+@bp.get("/games/<int:game_id>")
+def table(game_id: int) -> tuple[str, int]:
+    """The table of a game: scoreboard, layout, tile picker and the entry buttons."""
+    return render_table(_view(_load(game_id), open_draw=request.args.get("lead") == "draw"))
+
+
+# -- entries -------------------------------------------------------------------------------
+
+
+@bp.post("/games/<int:game_id>/play")
+def play(game_id: int) -> Answer:
+    """Play a tile: on the end named, on the only end it fits, or select it to choose an end."""
+    loaded = _load(game_id)
+    form = PlayForm()
+    if not form.validate():
+        return _incomplete(loaded)
+    try:
+        chosen = tile(*parse_halves(form.tile.data))
+    except MalformedInput as refusal:
+        return _refuse(loaded, refusal, "picker")
+    stale = _stale_or_none(loaded, form.seq.data)
+    if stale is not None:
+        return stale
+    game, hand = loaded.game, loaded.game.hand
+    end = form.end.data or None
+    if (
+        end is None
+        and game.phase == "play"
+        and hand is not None
+        and hand.plays
+        and chosen not in hand.layout.on_table
+        and len(game.fits(chosen)) > 1
+    ):
+        return render_table(_view(loaded, selected=chosen))
+    seat = hand.turn if hand is not None else 0
+    return _commit(game_id, form.seq.data, [Play(seat, chosen, end)], "picker")
+
+
+@bp.post("/games/<int:game_id>/draw")
+def draw(game_id: int) -> Answer:
+    """The player to play draws one tile from the boneyard."""
+    loaded = _load(game_id)
+    form = EntryForm()
+    if not form.validate():
+        return _incomplete(loaded)
+    hand = loaded.game.hand
+    seat = hand.turn if hand is not None else 0
+    return _commit(game_id, form.seq.data, [Draw(seat, 1)], "actions")
+
+
+@bp.post("/games/<int:game_id>/pass")
+def pass_turn(game_id: int) -> Answer:
+    """The player to play passes: they cannot play and nothing can be drawn."""
+    loaded = _load(game_id)
+    form = EntryForm()
+    if not form.validate():
+        return _incomplete(loaded)
+    hand = loaded.game.hand
+    seat = hand.turn if hand is not None else 0
+    return _commit(game_id, form.seq.data, [Pass(seat)], "actions")
+
+
+@bp.post("/games/<int:game_id>/undo")
+def undo(game_id: int) -> Answer:
+    """Undo the last entry (a settlement together with the hand it began)."""
+    loaded = _load(game_id)
+    form = EntryForm()
+    if not form.validate():
+        return _incomplete(loaded)
+    stale = _stale_or_none(loaded, form.seq.data)
+    if stale is not None:
+        return stale
+    label = TableView(game_id, loaded.game, loaded.seq).undo_label
+    try:
+        after, undone = store.undo(game_id, form.seq.data)
+    except Stale:
+        return render_table(_view(_load(game_id), notice=STALE, notice_kind="stale"), 409)
+    notice = f"Undone: {label}." if undone and label else "There is nothing to undo."
+    return _done(after, notice)
+
+
+def parse_held(name: str, text: str) -> Held | None:
+    """What a player says they hold: a pip total ("13") or tiles ("6-1 0-0"); None if blank."""
+    text = text.strip()
+    if not text:
+        return None
+    if _PIPS.match(text):
+        return int(text)
+    try:
+        return tuple(parse_tile(part) for part in re.split(r"[\s,;]+", text) if part)
+    except MalformedInput:
+        raise Refusal(
+            "remaining",
+            f'{name}: "{text}" is neither a pip total nor tiles written like "6-1 0-0".',
+        ) from None
+
+
+@bp.post("/games/<int:game_id>/settle")
+def settle(game_id: int) -> Answer:
+    """Settle a finished hand from what each player still holds (checked by rule remaining)."""
+    loaded = _load(game_id)
+    form = SettleForm()
+    if not form.validate():
+        return _incomplete(loaded)
+    players = loaded.game.players
+    values = {seat: request.form.get(f"held-{seat}", "")[:200] for seat in range(len(players))}
+    remaining: dict[int, Held] = {}
+    try:
+        for seat, text in values.items():
+            held = parse_held(players[seat], text)
+            if held is not None:
+                remaining[seat] = held
+    except Refusal as refusal:
+        return _refuse(loaded, refusal, "settle", settle_values=values)
+    return _commit(game_id, form.seq.data, [Settle(remaining)], "settle", settle_values=values)
+
+
+@bp.post("/games/<int:game_id>/lead")
+def lead(game_id: int) -> Answer:
+    """Choose who leads the next hand: a seat, at random, or by each player drawing a tile."""
+    loaded = _load(game_id)
+    form = LeadForm()
+    if not form.validate():
+        return _incomplete(loaded)
+    stale = _stale_or_none(loaded, form.seq.data)
+    if stale is not None:
+        return stale
+    game = loaded.game
+    count = len(game.players)
+    how = form.how.data or ("seat" if form.leader.data is not None else "random")
+    if how == "seat" and form.leader.data is not None and form.leader.data < count:
+        leader = form.leader.data
+    elif how == "random":
+        forced = game.next_leader
+        leader = forced if forced is not None else _rng.randrange(count)
+    elif how == "draw":
+        return _draw_for_lead(loaded, form)
+    else:
+        return _incomplete(loaded)
+    return _commit(game_id, form.seq.data, [NewHand(leader)], "lead")
+
+
+def _lead_round(text: str, count: int) -> tuple[int, ...] | None:
+    seats = tuple(int(part) for part in text.split(",") if part.isdigit())
+    seats = tuple(seat for seat in seats if seat < count)
+    return seats if len(seats) >= 2 else None
+
+
+def _draw_for_lead(loaded: Loaded, form: LeadForm) -> Answer:
+    """Each player's drawn tile: the highest pip total leads; a tie draws again."""
+    game = loaded.game
+    round_seats = _lead_round(form.among.data or "", len(game.players))
+    seats = round_seats or tuple(range(len(game.players)))
+    values = {seat: request.form.get(f"drawn-{seat}", "")[:20] for seat in seats}
+    keep: dict[str, object] = {"lead_round": round_seats, "lead_values": values}
+    drawn: dict[int, Tile] = {}
+    try:
+        for seat in seats:
+            if not values[seat].strip():
+                raise MalformedInput(f"Enter the tile {game.players[seat]} drew.")
+            drawn_tile = parse_tile(values[seat])
+            if drawn_tile in drawn.values():
+                raise Refusal(
+                    "tile-unique",
+                    f"{drawn_tile} is named twice: each tile is in the set once.",
+                )
+            drawn[seat] = drawn_tile
+    except Refusal as refusal:
+        return _refuse(loaded, refusal, "lead", **keep)
+    leader, tied = lead_winner(drawn)
+    if leader is None:
+        best = drawn[tied[0]].pips
+        notice = (
+            f"{names([game.players[s] for s in tied])} tie with {best} pips: "
+            "they draw again (put the tiles back and shuffle)."
+        )
+        return render_table(_view(loaded, notice=notice, lead_round=tied, lead_values={}))
+    return _commit(loaded.row.id, form.seq.data, [NewHand(leader)], "lead", **keep)
+
+
+# -- a new game ------------------------------------------------------------------------------
+
+
+def _fill_defaults(form: NewGameForm, preset: str, players: int) -> None:
+    """Put the preset's house rules for ``players`` players into the form."""
+    for rule in HOUSE_RULES:
+        getattr(form, rule.name).data = rule.default(preset, players)
+    form.partners.data = default_partners(preset, 4)
+    lead_rule = next(rule for rule in HOUSE_RULES if rule.name == "lead")
+    by_draw = lead_rule.default(preset, players) == "draw-highest"
+    form.leader.data = "draw" if by_draw else "random"
+    form.filled.data = f"{preset}:{players}"
+
+
+def _filled(form: NewGameForm) -> tuple[str, int]:
+    preset, _, players = (form.filled.data or "").partition(":")
+    if preset not in PRESETS or players not in {"2", "3", "4"}:
+        return "all-fives", 2
+    return preset, int(players)
+
+
+def _options(form: NewGameForm, preset: str, players: int) -> dict[str, object]:
+    """House rules that differ from the preset; a field left at the defaults it was filled
+    with follows the chosen preset and number of players."""
+    old_preset, old_players = _filled(form)
+    options: dict[str, object] = {}
+    for rule in HOUSE_RULES:
+        value = getattr(form, rule.name).data
+        if value == rule.default(old_preset, old_players):
+            continue
+        if value != rule.default(preset, players):
+            options[rule.name] = value
+    return options
+
+
+def _partners(form: NewGameForm, preset: str, players: int) -> bool | None:
+    if players != 4:
+        return None
+    wanted = bool(form.partners.data)
+    return None if wanted == default_partners(preset, 4) else wanted
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new_game() -> Answer:
+    """The new-game form; starting a game stores it and opens its table."""
+    form = NewGameForm()
+    if request.method == "GET":
+        preset = request.args.get("preset", "all-fives")
+        if preset not in PRESETS:
+            preset = "all-fives"
+        form.preset.data = preset
+        _fill_defaults(form, preset, 2)
+        return render_template("new_game.html", form=form), 200
+    names_given = form.player_names()
+    players = max(2, min(4, len(names_given)))
+    if form.load.data or request.form.get("load"):
+        return _load_preset(form, players)
+    if not form.validate():
+        return _new_game_refused(form, None)
+    preset = form.preset.data
+    try:
+        setup = Setup.create(
+            names_given, preset, _options(form, preset, players), _partners(form, preset, players)
+        )
+    except Refusal as refusal:
+        return _new_game_refused(form, refusal.message)
+    events: list[Event] = []
+    if form.leader.data == "random":
+        events.append(NewHand(_rng.randrange(len(setup.players))))
+    loaded = store.create(setup, events)
+    extra = {"lead": "draw"} if form.leader.data == "draw" else {}
+    target = url_for("games.table", game_id=loaded.row.id, **extra)
+    if is_htmx():
+        response = Response("", 200)
+        response.headers["HX-Redirect"] = target
+        return response
+    return redirect(target, code=303)
+
+
+def _load_preset(submitted: NewGameForm, players: int) -> tuple[str, int]:
+    """The form again with the chosen preset's defaults, keeping the names typed."""
+    preset = submitted.preset.data if submitted.preset.data in PRESETS else "all-fives"
+    form = NewGameForm(formdata=None)
+    for name in ("player1", "player2", "player3", "player4"):
+        form[name].data = submitted[name].data
+    form.preset.data = preset
+    _fill_defaults(form, preset, players)
+    template = "_new_game_form.html" if is_htmx() else "new_game.html"
+    return render_template(template, form=form), 200
+
+
+def _new_game_refused(form: NewGameForm, message: str | None) -> tuple[str, int]:
+    template = "_new_game_form.html" if is_htmx() else "new_game.html"
+    return render_template(template, form=form, refusal=message), 422
+
+
+# -- import and export ---------------------------------------------------------------------
+
+
+@bp.get("/games/<int:game_id>/record.json")
+def record(game_id: int) -> Response:
+    """Download the game as an all-fives/1 record."""
+    loaded = _load(game_id)
+    body = json.dumps(write_record(loaded.game), indent=2, ensure_ascii=False) + "\n"
+    response = Response(body, mimetype="application/json")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="all-fives-game-{game_id}.json"'
+    )
+    return response
+
+
+@bp.route("/games/import", methods=["GET", "POST"])
+def import_game() -> Answer:
+    """Create a game from an all-fives/1 record, or show why the record is refused."""
+    form = ImportForm()
+    if request.method == "GET":
+        return render_template("import.html", form=form), 200
+    if not form.validate():
+        return render_template("import.html", form=form, problem=INCOMPLETE), 400
+    upload = form.record.data
+    data: bytes | str = upload.read() if upload else b""
+    if not data:
+        data = form.text.data or ""
+    if not data.strip():
+        problem = "Choose a record file or paste a record: nothing was imported."
+        return render_template("import.html", form=form, problem=problem), 422
+    try:
+        game = load_record(data)
+    except RecordRefusal as refusal:
+        return render_template("import.html", form=form, refusal=refusal), 422
+    loaded = store.create(game.setup, game.events)
+    flash(f"Imported: {names(list(game.players))}.")
+    return redirect(url_for("games.table", game_id=loaded.row.id), code=303)
+
+
+def _vary(response: BaseResponse) -> BaseResponse:
+    """Pages and fragments differ by HX-Request: say so to caches."""
+    response.vary.add("HX-Request")
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Register the pages."""
+    app.register_blueprint(bp)
+    app.after_request(_vary)
+
+
+__all__ = ["HOUSE_RULE_FIELDS", "bp", "init_app"]

@@ -1,0 +1,107 @@
+"""Client errors get clear 4xx pages (or fragments for htmx), never a 500."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import flask_migrate
+import pytest
+from conftest import new_game, page_seq
+
+from app import create_app
+
+
+def test_unknown_page_and_game_are_404_pages(client):
+    response = client.get("/nowhere")
+    assert response.status_code == 404
+    assert "Not found" in response.get_data(as_text=True)
+    response = client.get("/games/12345")
+    assert response.status_code == 404
+    assert "There is no game 12345" in response.get_data(as_text=True)
+    assert client.get("/games/12345/record.json").status_code == 404
+
+
+def test_wrong_method_is_405(client):
+    response = client.get("/games/1/play")
+    assert response.status_code == 405
+    assert "POST" in response.headers["Allow"]
+    assert client.put("/games/new").status_code == 405
+
+
+def test_oversized_body_is_413(client):
+    response = client.post("/games/import", data={"text": "x" * (1024 * 1024 + 10)})
+    assert response.status_code == 413
+    assert "larger than 1 MB" in response.get_data(as_text=True)
+
+
+def test_htmx_errors_are_fragments_shown_in_the_alert_area(client):
+    response = client.get("/games/999", headers={"HX-Request": "true"})
+    assert response.status_code == 404
+    assert response.headers["HX-Retarget"] == "#alerts"
+    assert "<html" not in response.get_data(as_text=True)
+
+
+@pytest.fixture
+def csrf_client(tmp_path: Path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite'}",
+        }
+    )
+    with app.app_context():
+        flask_migrate.upgrade()
+    return app.test_client()
+
+
+def test_post_without_csrf_token_is_400_page_expired(csrf_client):
+    response = csrf_client.post("/games/new", data={"player1": "Ann", "player2": "Bob"})
+    assert response.status_code == 400
+    assert "expired" in response.get_data(as_text=True)
+    response = csrf_client.post("/games/1/draw", data={"seq": "0"})
+    assert response.status_code == 400
+
+
+def test_post_with_csrf_token_works_and_htmx_header_token_too(csrf_client):
+    from webforms import form_for
+
+    page = csrf_client.get("/games/new").get_data(as_text=True)
+    form = form_for(page, "/games/new")
+    data = form.data(form.button(name="start"), player1="Ann", player2="Bob", leader="table")
+    response = csrf_client.post("/games/new", data=data)
+    assert response.status_code == 303
+    url = response.headers["Location"]
+    page = csrf_client.get(url).get_data(as_text=True)
+    token = page.split('"X-CSRFToken": "')[1].split('"')[0]
+    response = csrf_client.post(
+        f"{url}/lead",
+        data={"seq": "0", "how": "seat", "leader": "0"},
+        headers={"HX-Request": "true", "X-CSRFToken": token},
+    )
+    assert response.status_code == 200
+    assert "Ann to lead" in response.get_data(as_text=True)
+
+
+def test_two_phones_posting_the_same_seq_store_exactly_one_event(app, client):
+    table = new_game(client, ["Ann", "Bob"])
+    table.post("lead", {"how": "seat", "leader": "0"})
+    table.play("6-6")
+    seq = table.seq()
+    url = f"{table.url}/draw"
+    statuses: list[int] = []
+    barrier = threading.Barrier(4)
+
+    def tap() -> None:
+        phone = app.test_client()
+        barrier.wait()
+        statuses.append(phone.post(url, data={"seq": str(seq)}).status_code)
+
+    threads = [threading.Thread(target=tap) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [303, 409, 409, 409]
+    assert page_seq(table.page()) == seq + 1

@@ -1,0 +1,108 @@
+"""Export and import of all-fives/1 records, and replaying an export with the CLI."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from html import unescape
+
+from conftest import import_record, side_scores
+
+from scorekeeper.rules import Setup
+from scorekeeper.rules.record import write_record
+from scorekeeper.rules.simulate import play_game
+from scorekeeper.web.cli import replay_command
+
+LEGAL = {
+    "format": "all-fives/1",
+    "players": ["Ann", "Bob"],
+    "hands": [
+        {
+            "lead": "Ann",
+            "events": [
+                {"player": "Ann", "play": "5-5"},
+                {"player": "Bob", "play": "5-0", "end": "E"},
+            ],
+        }
+    ],
+}
+
+
+def simulated(seed: int = 1) -> dict:
+    game = play_game(Setup.create(["Ann", "Bob", "Cy"], "fives-up"), random.Random(seed))
+    return write_record(game)
+
+
+def test_import_form_is_shown(client):
+    page = client.get("/games/import").get_data(as_text=True)
+    assert 'type="file"' in page and 'name="record"' in page and "<textarea" in page
+
+
+def test_import_a_legal_record_creates_the_game(client):
+    table = import_record(client, LEGAL)
+    page = unescape(table.page())
+    assert side_scores(page) == {"Ann": 10, "Bob": 10}
+    assert "Ann to play" in page
+
+
+def test_import_by_pasting_the_text(client):
+    response = client.post("/games/import", data={"text": json.dumps(LEGAL)})
+    assert response.status_code == 303
+    assert response.headers["Location"].startswith("/games/")
+
+
+def test_a_refused_record_shows_rule_hand_and_event_and_creates_nothing(client):
+    record = json.loads(json.dumps(LEGAL))
+    record["hands"][0]["events"].append({"player": "Ann", "play": "6-1", "end": "E"})
+    response = client.post(
+        "/games/import",
+        data={"record": (io.BytesIO(json.dumps(record).encode()), "bad.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert 'data-rule="match"' in page
+    assert 'data-hand="1"' in page and 'data-event="3"' in page
+    assert "Nothing was imported" in page
+    assert "data-game=" not in client.get("/").get_data(as_text=True)
+
+
+def test_malformed_json_is_refused_with_rule_record(client):
+    response = client.post("/games/import", data={"text": "{not json"})
+    assert response.status_code == 422
+    assert 'data-rule="record"' in response.get_data(as_text=True)
+
+
+def test_an_empty_import_is_refused(client):
+    response = client.post("/games/import", data={"text": "  "})
+    assert response.status_code == 422
+    assert "data-game=" not in client.get("/").get_data(as_text=True)
+
+
+def test_export_downloads_the_record(client):
+    table = import_record(client, LEGAL)
+    response = client.get(f"{table.url}/record.json")
+    assert response.status_code == 200
+    assert response.mimetype == "application/json"
+    assert "attachment" in response.headers["Content-Disposition"]
+    assert response.get_json() == LEGAL | {"preset": "all-fives"}
+
+
+def test_export_then_replay_gives_the_scores_the_page_shows(client, runner, tmp_path):
+    table = import_record(client, simulated(3))
+    shown = side_scores(unescape(table.page()))
+    exported = client.get(f"{table.url}/record.json").get_data()
+    path = tmp_path / "game.json"
+    path.write_bytes(exported)
+    result = runner.invoke(args=["replay", str(path)])
+    assert result.exit_code == 0, result.output
+    replayed = json.loads(result.output)
+    assert replayed["ok"] is True
+    assert replayed["scores"] == shown
+    assert replayed["winner"] is not None
+    assert f"{replayed['winner']} win" in unescape(table.page())
+
+
+def test_replay_command_is_registered(app):
+    assert app.cli.get_command(None, "replay") is replay_command
