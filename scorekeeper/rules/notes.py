@@ -1,0 +1,137 @@
+"""Referee notes: what a settled hand's history shows could not have happened under the rules.
+
+The app never sees the players' tiles during a hand. When a hand is settled with the tiles a
+player still holds (not just a pip total), those tiles can be checked against the history:
+a player who drew or passed while holding a tile that fitted an open end broke the rule that
+a player who can play must play (RULES.md section 4). These are notes for the table to talk
+over, not penalties: the scores are unchanged.
+
+Only what is certain is noted:
+
+- **A pass.** No draw can follow a pass in the same hand (a pass needs an empty boneyard,
+  and the boneyard only shrinks), so every tile the player still held at the end was held at
+  the pass. Each such tile that fitted an open end then is noted.
+- **A draw.** A tile held at the end was either held at the draw, drawn in it, or drawn
+  later. If the player draws again later in the hand, the tile may have come in that later
+  draw, so nothing is said about the earlier draw. If this is the player's last draw of the
+  hand, a tile still held at the end that fitted an open end at that moment is a certain
+  misplay: either the player held it and drew instead of playing it, or drew it then and did
+  not play it at once as the rules require (the layout does not change while a player draws).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorekeeper.rules.events import Draw, Event, NewHand, Pass, Settle
+from scorekeeper.rules.game import Game
+from scorekeeper.rules.layout import End
+from scorekeeper.rules.tiles import Tile
+
+
+@dataclass(frozen=True)
+class Note:
+    """One thing that could not have happened: ``player`` drew or passed holding ``tile``.
+
+    ``index`` is the event's place in ``game.events`` (from 0), ``hand`` the hand (from 1),
+    ``event`` the event's number in the hand as the record counts them (from 1); ``action``
+    is "draw" or "pass"; ``ends`` are the open ends the tile fitted, with the numbers they
+    showed; ``message`` says it in plain words.
+    """
+
+    index: int
+    hand: int
+    event: int
+    player: int
+    action: str
+    tile: Tile
+    ends: tuple[End, ...]
+    message: str
+
+
+def _hand_bounds(events: list[Event], hand_number: int) -> tuple[int, int] | None:
+    """The indices of hand ``hand_number``'s NewHand and of the event after its last one."""
+    starts = [i for i, event in enumerate(events) if isinstance(event, NewHand)]
+    if not 1 <= hand_number <= len(starts):
+        return None
+    start = starts[hand_number - 1]
+    stop = starts[hand_number] if hand_number < len(starts) else len(events)
+    return start, stop
+
+
+def _fitted(ends: tuple[End, ...]) -> str:
+    shown = [f"{end.name} (shows {end.shows})" for end in ends]
+    if len(shown) == 1:
+        return shown[0]
+    return ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def _message(event: int, name: str, action: str, tile: Tile, ends: tuple[End, ...]) -> str:
+    fitted = _fitted(ends)
+    if action == "pass":
+        return f"Event {event}: {name} passed while holding {tile}, which fitted {fitted}."
+    return (
+        f"Event {event}: {name} drew while holding {tile} (or drew it then and did not play "
+        f"it at once), which fitted {fitted}."
+    )
+
+
+def referee_notes(game: Game, hand_number: int) -> list[Note]:
+    """What hand ``hand_number`` (from 1) shows could not have happened, in event order.
+
+    Empty when the hand is not settled, or settled with pip totals only, or clean.
+    """
+    bounds = _hand_bounds(game.events, hand_number)
+    if bounds is None:
+        return []
+    start, stop = bounds
+    settle = game.events[stop - 1]
+    if not isinstance(settle, Settle):
+        return []
+    tiles = {seat: held for seat, held in settle.remaining.items() if isinstance(held, tuple)}
+    if not any(tiles.values()):
+        return []
+    last_draw = {
+        event.player: i for i in range(start, stop) if isinstance(event := game.events[i], Draw)
+    }
+    replayed = Game(game.setup, game.events[:start])
+    notes: list[Note] = []
+    number = 0
+    for index in range(start, stop - 1):
+        event = game.events[index]
+        if isinstance(event, (Draw, Pass)):
+            number += 1
+            checkable = isinstance(event, Pass) or last_draw.get(event.player) == index
+            if checkable and event.player in tiles:
+                notes.extend(_check(replayed, index, number, event, tiles[event.player]))
+        elif not isinstance(event, NewHand):
+            number += 1
+        replayed.push(event)
+    return notes
+
+
+def _check(
+    game: Game, index: int, number: int, event: Draw | Pass, held: tuple[Tile, ...]
+) -> list[Note]:
+    """Notes for the tiles in ``held`` that fitted an open end when ``event`` was entered."""
+    hand = game.hand
+    assert hand is not None
+    layout = hand.layout
+    action = "pass" if isinstance(event, Pass) else "draw"
+    name = game.players[event.player]
+    notes: list[Note] = []
+    for tile in held:
+        ends = tuple(End(end, layout.arms[end].value) for end in layout.fits(tile))
+        if ends:
+            message = _message(number, name, action, tile, ends)
+            notes.append(
+                Note(index, hand.number, number, event.player, action, tile, ends, message)
+            )
+    return notes
+
+
+def all_referee_notes(game: Game) -> list[Note]:
+    """The referee notes of every hand of ``game``, in event order."""
+    return [
+        note for number in range(1, len(game.hands) + 1) for note in referee_notes(game, number)
+    ]

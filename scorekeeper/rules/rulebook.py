@@ -1,0 +1,278 @@
+"""The rulebook pages' data: presets, house rules and the rule ids refusals name.
+
+:func:`rulebook` with a game's :class:`Rules` lists the preset and every house rule in force,
+each with its value in plain words and whether it differs from the preset; without rules it
+describes every preset and every value a house rule can take. Every entry has an anchor id
+(``rule-match``, ``house-spinners``, ``preset-fives-up``) so a refusal can link to
+``/rules#rule-match`` or a game's ``/games/<id>/rules#rule-match``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorekeeper.rules.errors import RULE_IDS
+from scorekeeper.rules.options import (
+    HOUSE_RULES,
+    PRESET_TITLES,
+    PRESETS,
+    HouseRule,
+    Rules,
+    default_partners,
+)
+
+RULE_TITLES: dict[str, str] = {
+    "record": "Well-formed entries",
+    "game-over": "The game is over",
+    "hand-over": "The hand is over",
+    "lead": "Who leads",
+    "turn": "Whose turn",
+    "tile-unique": "Each tile once",
+    "end-unknown": "Open ends only",
+    "spinner-sides": "Spinner sides first",
+    "match": "Matching numbers",
+    "end-ambiguous": "Naming the end",
+    "draw-empty": "Drawing from the boneyard",
+    "pass-boneyard": "Passing",
+    "remaining": "What is left at the end",
+}
+
+RULE_TEXTS: dict[str, str] = {
+    "record": "Every entry must be readable: players must be players of this game, tiles "
+    "must be double-six tiles (two numbers from 0 to 6), and no field may be missing or of "
+    "the wrong kind.",
+    "game-over": "Once a side has won, the game is finished: nothing more can be entered.",
+    "hand-over": "When a player has dominoed or every player has passed in turn, the hand "
+    "is over: no more plays, draws or passes until the next hand is led.",
+    "lead": "The player who dominoed in the previous hand leads the next one; the first "
+    "leader, and the leader after a blocked hand, is chosen by the table. The leader opens "
+    "the hand by playing a tile, never by drawing or passing.",
+    "turn": "Players act in seat order, one after the other, starting with the leader.",
+    "tile-unique": "A double-six set holds each tile once, so a tile already on the table "
+    "cannot be played again.",
+    "end-unknown": "A tile goes on an end that exists in the layout: W and E from the start, "
+    "N and S once the spinner opens them, and d-d:N or d-d:S for a later spinner d-d.",
+    "spinner-sides": "A spinner's ends (N and S, or d-d:N and d-d:S) open only after both of "
+    "its sides have a tile against them.",
+    "match": "The half of the tile that touches the layout must show the same number as the "
+    "open end it is played on.",
+    "end-ambiguous": "When a tile fits more than one open end, say which end it goes on.",
+    "draw-empty": "Nobody can draw more tiles than the boneyard can give (tiles kept in "
+    "reserve are never drawn).",
+    "pass-boneyard": "A player who cannot play draws; passing is allowed only when nothing "
+    "more can be drawn.",
+    "remaining": "At the end of a hand every player still holding tiles gives their pip total "
+    "or their tiles, and the figures must be possible: nothing for the player who dominoed, a "
+    "total that the number of tiles held can make from the tiles not on the table, and no "
+    "more pips in all than are off the table (exactly that many when the boneyard is empty).",
+}
+
+PRESET_TEXTS: dict[str, str] = {
+    "all-fives": "The classic rules: 9, 7 or 5 tiles for 2, 3 or 4 players, the first leader "
+    "chosen by lot, the first double a spinner, and at the end of a hand every player's own "
+    "pips, rounded to the nearest five, come off their own side's score. Four players play "
+    "in partnership. Game to 250 with two players, 200 with three or four.",
+    "fives-up": "The family rules: 7, 5 or 5 tiles, the highest drawn tile leads first, and "
+    "the winner of the hand collects the other sides' pips, rounded to five and counted in "
+    "fives. Game to 100.",
+    "totally-fives": "Like Fives-Up, but the collected pips count in full, rounded to the "
+    "nearest five. Game to 200.",
+}
+
+PARTNERS_TITLE = "Partners"
+PARTNERS_TEXT = (
+    "With four players: whether seats 1 and 3 play as a team against seats 2 and 4, sharing "
+    "one score."
+)
+PARTNERS_VALUE_TEXTS: dict[str, str] = {
+    "yes": "seats 1 and 3 against seats 2 and 4, partners sitting across",
+    "no": "every player keeps their own score",
+}
+
+
+def rule_anchor(rule: str) -> str:
+    """The anchor id of a refusal rule on the rules page: "rule-match"."""
+    return f"rule-{rule}"
+
+
+def house_anchor(name: str) -> str:
+    """The anchor id of a house rule on the rules page: "house-spinners"."""
+    return f"house-{name}"
+
+
+def preset_anchor(preset: str) -> str:
+    """The anchor id of a preset on the rules page: "preset-fives-up"."""
+    return f"preset-{preset}"
+
+
+@dataclass(frozen=True)
+class ValueText:
+    """One value a house rule can take, and what it means."""
+
+    value: str
+    text: str
+
+
+@dataclass(frozen=True)
+class HouseRuleEntry:
+    """A house rule on the rules page.
+
+    ``values`` lists every value it can take with its meaning; ``preset_defaults`` each
+    preset's default in words. With a game: ``value`` and ``value_text`` are what is in force,
+    ``default`` the preset's value for this number of players and ``differs`` whether they
+    differ; without a game these are None (and ``differs`` False).
+    """
+
+    name: str
+    anchor: str
+    title: str
+    text: str
+    values: tuple[ValueText, ...]
+    preset_defaults: tuple[tuple[str, str], ...]
+    value: str | None = None
+    value_text: str | None = None
+    default: str | None = None
+    differs: bool = False
+
+
+@dataclass(frozen=True)
+class RefusalRule:
+    """A rule id a refusal names, with its title and plain-words text."""
+
+    rule: str
+    anchor: str
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
+class PresetEntry:
+    """A preset: its title and description."""
+
+    name: str
+    anchor: str
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Rulebook:
+    """Everything the rules pages show; ``preset`` is the game's preset, None without a game."""
+
+    preset: PresetEntry | None
+    presets: tuple[PresetEntry, ...]
+    house_rules: tuple[HouseRuleEntry, ...]
+    refusals: tuple[RefusalRule, ...]
+
+    @property
+    def differing(self) -> tuple[HouseRuleEntry, ...]:
+        """The house rules whose value in force differs from the preset's."""
+        return tuple(entry for entry in self.house_rules if entry.differs)
+
+
+def _number_text(name: str, value: int) -> str:
+    if name == "boneyard_reserve":
+        if value == 0:
+            return "every tile of the boneyard can be drawn"
+        return f"the last {value} tile{'s' if value != 1 else ''} of the boneyard are never drawn"
+    if name == "target":
+        return f"the game is won at {value} points"
+    return str(value)
+
+
+def _value_text(rule: HouseRule, value: str | int) -> str:
+    if isinstance(value, int):
+        return _number_text(rule.name, value)
+    return rule.value_texts.get(value, value)
+
+
+def _values(rule: HouseRule) -> tuple[ValueText, ...]:
+    if rule.numbers is None:
+        return tuple(ValueText(value, _value_text(rule, value)) for value in rule.choices)
+    numbers = rule.numbers
+    low, high, step = numbers.start, numbers[-1], numbers.step
+    every = f" in steps of {step}" if step > 1 else ""
+    return (ValueText(f"{low}..{high}", f"a whole number from {low} to {high}{every}"),)
+
+
+def _preset_default(rule: HouseRule, preset: str) -> str:
+    by_players = {players: str(rule.default(preset, players)) for players in (2, 3, 4)}
+    if len(set(by_players.values())) == 1:
+        return by_players[2]
+    return ", ".join(f"{value} with {players} players" for players, value in by_players.items())
+
+
+def _house_entry(rule: HouseRule, rules: Rules | None) -> HouseRuleEntry:
+    values = _values(rule)
+    defaults = tuple((preset, _preset_default(rule, preset)) for preset in PRESETS)
+    entry = HouseRuleEntry(
+        rule.name, house_anchor(rule.name), rule.title, rule.text, values, defaults
+    )
+    if rules is None:
+        return entry
+    value = rules.value(rule.name)
+    default = rule.default(rules.preset, rules.players)
+    return HouseRuleEntry(
+        entry.name,
+        entry.anchor,
+        entry.title,
+        entry.text,
+        values,
+        defaults,
+        value=str(value),
+        value_text=_value_text(rule, value),
+        default=str(default),
+        differs=value != default,
+    )
+
+
+def _partners_entry(rules: Rules | None, partners: bool | None) -> HouseRuleEntry:
+    values = tuple(ValueText(v, t) for v, t in PARTNERS_VALUE_TEXTS.items())
+    defaults = tuple(
+        (preset, "yes with 4 players" if default_partners(preset, 4) else "no")
+        for preset in PRESETS
+    )
+    entry = HouseRuleEntry(
+        "partners", house_anchor("partners"), PARTNERS_TITLE, PARTNERS_TEXT, values, defaults
+    )
+    if rules is None or rules.players != 4:
+        return entry
+    default = default_partners(rules.preset, rules.players)
+    chosen = default if partners is None else partners
+    value = "yes" if chosen else "no"
+    return HouseRuleEntry(
+        entry.name,
+        entry.anchor,
+        entry.title,
+        entry.text,
+        values,
+        defaults,
+        value=value,
+        value_text=PARTNERS_VALUE_TEXTS[value],
+        default="yes" if default else "no",
+        differs=chosen != default,
+    )
+
+
+def _preset_entry(preset: str) -> PresetEntry:
+    return PresetEntry(preset, preset_anchor(preset), PRESET_TITLES[preset], PRESET_TEXTS[preset])
+
+
+def rulebook(rules: Rules | None = None, partners: bool | None = None) -> Rulebook:
+    """The rules pages' data, for a game played by ``rules`` or, with None, for all games.
+
+    ``partners`` is the game's partnership choice (None: the preset's default); the
+    ``partners`` entry carries a value only in a game of four.
+    """
+    house = [_house_entry(rule, rules) for rule in HOUSE_RULES]
+    house.append(_partners_entry(rules, partners))
+    refusals = tuple(
+        RefusalRule(rule, rule_anchor(rule), RULE_TITLES[rule], RULE_TEXTS[rule])
+        for rule in RULE_IDS
+    )
+    return Rulebook(
+        preset=None if rules is None else _preset_entry(rules.preset),
+        presets=tuple(_preset_entry(preset) for preset in PRESETS),
+        house_rules=tuple(house),
+        refusals=refusals,
+    )

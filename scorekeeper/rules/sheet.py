@@ -1,0 +1,211 @@
+"""The score sheet: a game written out the way a table keeps it on paper.
+
+:func:`score_sheet` gives the header facts (players and seats, sides, preset, house rules,
+target), one row per hand (who led, how it ended, each side's points from plays, the
+settlement and the running total) and the winner. :func:`tally` decomposes a score into the
+marks paper players draw, and :func:`sheet_csv` writes the rows as CSV.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from datetime import date
+
+from scorekeeper.rules.game import Game, Hand
+from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, default_partners
+
+
+@dataclass(frozen=True)
+class SheetRule:
+    """A house rule in force: its value as the record spells it and the preset's default."""
+
+    name: str
+    title: str
+    value: str
+    preset_value: str
+    differs: bool
+
+
+@dataclass(frozen=True)
+class SheetHeader:
+    """The facts at the top of a score sheet.
+
+    ``players`` are in seat order (seat 1 first); ``sides`` are who keeps a score (the
+    players, or the two teams); ``rules`` lists every house rule with its value in force;
+    ``partners_differ`` says whether the partnership choice differs from the preset's.
+    ``played_on`` is the date the caller gives (the engine does not know dates).
+    """
+
+    players: tuple[str, ...]
+    sides: tuple[str, ...]
+    partners: bool
+    partners_differ: bool
+    preset: str
+    preset_title: str
+    rules: tuple[SheetRule, ...]
+    target: int
+    played_on: date | None = None
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One hand on the sheet; every tuple has one entry per side, in side order.
+
+    ``result`` is the engine's word ("domino", "blocked", "won" or "open") and ``ended`` the
+    same in plain words ("Ann dominoed"); ``went_out`` the seat that dominoed, if any.
+    ``settlement`` is None while the hand is not settled (still open, or won at once).
+    ``totals`` are the scores after the hand.
+    """
+
+    number: int
+    leader: int
+    leader_name: str
+    result: str
+    ended: str
+    went_out: int | None
+    plays: tuple[int, ...]
+    settlement: tuple[int, ...] | None
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A whole score sheet: header, one row per hand, final scores and the winning side."""
+
+    header: SheetHeader
+    rows: tuple[SheetRow, ...]
+    scores: tuple[int, ...]
+    winner: int | None
+
+    @property
+    def winner_name(self) -> str | None:
+        """The winning side's name, or None while nobody has won."""
+        return None if self.winner is None else self.header.sides[self.winner]
+
+
+def _header(game: Game, played_on: date | None) -> SheetHeader:
+    setup = game.setup
+    rules = game.rules
+    players = len(setup.players)
+    entries = []
+    for rule in HOUSE_RULES:
+        value = str(rules.value(rule.name))
+        preset_value = str(rule.default(setup.preset, players))
+        entries.append(SheetRule(rule.name, rule.title, value, preset_value, value != preset_value))
+    partners = setup.in_partnership
+    return SheetHeader(
+        players=setup.players,
+        sides=setup.sides,
+        partners=partners,
+        partners_differ=partners != default_partners(setup.preset, players),
+        preset=setup.preset,
+        preset_title=PRESET_TITLES[setup.preset],
+        rules=tuple(entries),
+        target=rules.target,
+        played_on=played_on,
+    )
+
+
+def _ended(game: Game, hand: Hand) -> str:
+    if hand.result == "domino" and hand.went_out is not None:
+        return f"{game.players[hand.went_out]} dominoed"
+    if hand.result == "blocked":
+        return "blocked"
+    if hand.result == "won" and game.winner is not None:
+        return f"won by {game.sides[game.winner]}"
+    return "in play"
+
+
+def _row(game: Game, hand: Hand, totals: tuple[int, ...]) -> SheetRow:
+    plays = [0] * len(game.sides)
+    for scored in hand.plays:
+        plays[game.side_of(scored.player)] += scored.points
+    settled = hand.settlement
+    return SheetRow(
+        number=hand.number,
+        leader=hand.leader,
+        leader_name=game.players[hand.leader],
+        result=hand.result,
+        ended=_ended(game, hand),
+        went_out=hand.went_out,
+        plays=tuple(plays),
+        settlement=None if settled is None else settled.changes,
+        totals=totals,
+    )
+
+
+def score_sheet(game: Game, played_on: date | None = None) -> Sheet:
+    """The score sheet of ``game``; ``played_on`` is shown in the header when given."""
+    rows = []
+    for number, hand in enumerate(game.hands):
+        last = number == len(game.hands) - 1
+        after = game.scores if last else game.hands[number + 1].scores_before
+        rows.append(_row(game, hand, tuple(after)))
+    return Sheet(_header(game, played_on), tuple(rows), tuple(game.scores), game.winner)
+
+
+# -- the tally -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Tally:
+    """A score drawn the paper way, largest marks first.
+
+    Of the score's absolute value, each full 50 is a completed ``house``, each remaining
+    full 10 a ``cross`` (at most 4), a remaining 5 a ``stroke`` (at most 1), and what is
+    left under 5 (possible only when a collected bonus was divided by 5) is ``rest``, which
+    paper shows as a number. ``negative`` marks a score below zero.
+    """
+
+    negative: bool
+    houses: int
+    crosses: int
+    strokes: int
+    rest: int
+
+    @property
+    def value(self) -> int:
+        """The score the marks stand for."""
+        total = self.houses * 50 + self.crosses * 10 + self.strokes * 5 + self.rest
+        return -total if self.negative else total
+
+    @property
+    def marks(self) -> tuple[str, ...]:
+        """The marks in drawing order: "house" for each 50, "cross" for 10, "stroke" for 5."""
+        return ("house",) * self.houses + ("cross",) * self.crosses + ("stroke",) * self.strokes
+
+
+def tally(score: int) -> Tally:
+    """The marks for ``score``: 65 is one house, one cross and one stroke."""
+    size = abs(score)
+    houses, size = divmod(size, 50)
+    crosses, size = divmod(size, 10)
+    strokes, rest = divmod(size, 5)
+    return Tally(score < 0, houses, crosses, strokes, rest)
+
+
+# -- CSV -------------------------------------------------------------------------------------
+
+
+def sheet_columns(sheet: Sheet) -> list[str]:
+    """The CSV header: hand, leader, result, then each side's plays, settlement and total."""
+    columns = ["hand", "leader", "result"]
+    for side in sheet.header.sides:
+        columns += [f"{side} plays", f"{side} settlement", f"{side} total"]
+    return columns
+
+
+def sheet_csv(sheet: Sheet) -> str:
+    """The sheet's rows as CSV text; a hand not settled has empty settlement cells."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(sheet_columns(sheet))
+    for row in sheet.rows:
+        cells: list[str | int] = [row.number, row.leader_name, row.ended]
+        for side in range(len(sheet.header.sides)):
+            settled = "" if row.settlement is None else row.settlement[side]
+            cells += [row.plays[side], settled, row.totals[side]]
+        writer.writerow(cells)
+    return out.getvalue()

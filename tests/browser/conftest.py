@@ -1,0 +1,122 @@
+"""Real-browser tests: Playwright driving Debian's Chromium against a live server.
+
+Without Chromium these tests are skipped with a note on how to install it, except under CI
+(``CI=true``), where a missing browser is an error: the browser tests must run there.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from browsing import LiveServer
+from playwright.sync_api import Browser, Page, Route
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+HAVE_CHROMIUM = Path(CHROMIUM).exists()
+INSTALL_HINT = (
+    "Chromium is missing: install it with `sudo apt-get install chromium` to run the browser tests."
+)
+
+PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
+PHONE_LANDSCAPE = {"viewport": {"width": 640, "height": 360}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip browser tests without Chromium, unless under CI where that is a failure."""
+    if HAVE_CHROMIUM:
+        return
+    if os.environ.get("CI"):
+        raise pytest.UsageError(f"CI=true but {INSTALL_HINT}")
+    here = Path(__file__).parent
+    skip = pytest.mark.skip(reason=INSTALL_HINT)
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Launch Debian's Chromium (Playwright cannot download its own browser here)."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": [
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+        ],
+    }
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """The app, CSRF on as in production, on a new SQLite file migrated to the latest schema."""
+    import flask_migrate
+
+    from app import create_app
+
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "browser-tests",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'browser.sqlite'}",
+        }
+    )
+    with app.app_context():
+        flask_migrate.upgrade()
+    with LiveServer(app) as server:
+        yield server
+
+
+class Offline:
+    """Records every request that would leave this machine, and stops it."""
+
+    def __init__(self) -> None:
+        self.escaped: list[str] = []
+
+    def route(self, route: Route) -> None:
+        url = route.request.url
+        host = urlsplit(url).hostname or ""
+        if url.startswith(("data:", "blob:", "about:")) or host in ("127.0.0.1", "localhost"):
+            route.continue_()
+        else:
+            self.escaped.append(url)
+            route.abort()
+
+
+def _page(browser: Browser, options: dict[str, Any]) -> Iterator[Page]:
+    context = browser.new_context(**options)
+    offline = Offline()
+    context.route("**/*", offline.route)
+    page = context.new_page()
+    yield page
+    context.close()
+    assert not offline.escaped, f"requests left the machine: {offline.escaped}"
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    """A 360x640 touch phone in portrait; fails the test if any request leaves the machine."""
+    yield from _page(browser, PHONE)
+
+
+@pytest.fixture
+def desktop(browser: Browser) -> Iterator[Page]:
+    """A 1280x800 desktop window; fails the test if any request leaves the machine."""
+    yield from _page(browser, DESKTOP)
+
+
+@pytest.fixture(params=["phone", "desktop"])
+def any_page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+    """Each test runs once on the phone and once on the desktop."""
+    yield from _page(browser, PHONE if request.param == "phone" else DESKTOP)

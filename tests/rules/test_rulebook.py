@@ -1,0 +1,85 @@
+"""The rulebook pages' data: every rule id, every house rule and preset, and what differs."""
+
+from __future__ import annotations
+
+from scorekeeper.rules.errors import RULE_IDS
+from scorekeeper.rules.game import Setup
+from scorekeeper.rules.options import HOUSE_RULES, PRESETS
+from scorekeeper.rules.rulebook import rule_anchor, rulebook
+
+
+def test_every_rule_id_has_an_anchor_and_plain_words_in_precedence_order() -> None:
+    book = rulebook(None)
+    assert [entry.rule for entry in book.refusals] == list(RULE_IDS)
+    assert len(book.refusals) == 13
+    for entry in book.refusals:
+        assert entry.anchor == rule_anchor(entry.rule) == f"rule-{entry.rule}"
+        assert entry.title and entry.text.endswith(".")
+    assert len({entry.text for entry in book.refusals}) == 13
+
+
+def test_without_a_game_every_preset_and_house_rule_is_described() -> None:
+    book = rulebook(None)
+    assert book.preset is None
+    assert [p.name for p in book.presets] == list(PRESETS)
+    assert [p.anchor for p in book.presets] == [f"preset-{p}" for p in PRESETS]
+    names = [entry.name for entry in book.house_rules]
+    assert names == [rule.name for rule in HOUSE_RULES] + ["partners"]
+    for entry in book.house_rules:
+        assert entry.anchor == f"house-{entry.name}"
+        assert entry.values and entry.value is None and not entry.differs
+        assert [preset for preset, _ in entry.preset_defaults] == list(PRESETS)
+    assert book.differing == ()
+
+
+def test_presets_defaults_are_spelled_per_preset() -> None:
+    by_name = {entry.name: entry for entry in rulebook(None).house_rules}
+    assert dict(by_name["target"].preset_defaults) == {
+        "all-fives": "250 with 2 players, 200 with 3 players, 200 with 4 players",
+        "fives-up": "100",
+        "totally-fives": "200",
+    }
+    assert dict(by_name["settlement"].preset_defaults)["fives-up"] == "winner-collects"
+    assert dict(by_name["partners"].preset_defaults)["all-fives"] == "yes with 4 players"
+    spinners = [v.value for v in by_name["spinners"].values]
+    assert spinners == ["first", "none", "all"]
+    assert by_name["target"].values[0].text == "a whole number from 5 to 1000 in steps of 5"
+
+
+def test_a_games_rulebook_shows_the_values_in_force_and_what_differs() -> None:
+    setup = Setup.create(
+        ["Ann", "Bob"], "fives-up", {"spinners": "none", "boneyard_reserve": 2, "target": 100}
+    )
+    book = rulebook(setup.rules)
+    assert book.preset is not None and book.preset.name == "fives-up"
+    by_name = {entry.name: entry for entry in book.house_rules}
+    assert (by_name["spinners"].value, by_name["spinners"].default) == ("none", "first")
+    assert by_name["spinners"].value_text == "no spinner: the layout is a line with two ends"
+    assert by_name["boneyard_reserve"].value_text == (
+        "the last 2 tiles of the boneyard are never drawn"
+    )
+    assert (by_name["target"].value, by_name["target"].differs) == ("100", False)
+    assert by_name["settlement"].value == "winner-collects"
+    assert [entry.name for entry in book.differing] == ["spinners", "boneyard_reserve"]
+    assert by_name["partners"].value is None  # two players: no partnership to choose
+
+
+def test_partners_differ_only_when_chosen_against_the_preset() -> None:
+    players = ["Ann", "Bob", "Cy", "Dee"]
+    default = Setup.create(players, "all-fives")
+    apart = Setup.create(players, "all-fives", None, False)
+    teams = Setup.create(players, "fives-up", None, True)
+    for setup, value, differs in [
+        (default, "yes", False),
+        (apart, "no", True),
+        (teams, "yes", True),
+    ]:
+        entry = {e.name: e for e in rulebook(setup.rules, setup.partners).house_rules}["partners"]
+        assert (entry.value, entry.differs) == (value, differs)
+
+
+def test_a_target_by_number_of_players() -> None:
+    three = Setup.create(["Ann", "Bob", "Cy"], "all-fives", {"target": 250})
+    entry = {e.name: e for e in rulebook(three.rules).house_rules}["target"]
+    assert (entry.value, entry.default, entry.differs) == ("250", "200", True)
+    assert entry.value_text == "the game is won at 250 points"
