@@ -116,8 +116,12 @@ def _read_setup(data: Mapping[str, Any]) -> Setup:
     )
 
 
-def read_record(data: object) -> Game:
-    """The game a parsed ``all-fives/1`` record describes, or a RecordRefusal."""
+def read_record(data: object, *, unsettled_last_hand: bool = False) -> Game:
+    """The game a parsed ``all-fives/1`` record describes, or a RecordRefusal.
+
+    The format requires ``remaining`` on every finished hand. ``unsettled_last_hand`` lets
+    the last hand be over but not yet settled, as a game exported mid-settlement is.
+    """
     if not isinstance(data, dict):
         raise RecordRefusal("record", "A game record is a JSON object.", None, None)
     try:
@@ -147,7 +151,9 @@ def read_record(data: object) -> Game:
             current = game.hands[-1]
             if "remaining" in hand:
                 game.push(Settle(parse_remaining(hand["remaining"], setup)))
-            elif current.result in ("domino", "blocked"):
+            elif current.result in ("domino", "blocked") and not (
+                unsettled_last_hand and number == len(data["hands"])
+            ):
                 raise Refusal(
                     "remaining",
                     f'Hand {number} is over ({_ending(game, current)}): "remaining" must give '
@@ -193,13 +199,13 @@ def parse_json(text: str | bytes) -> object:
         raise MalformedInput("The record is nested too deeply to be a game record.") from None
 
 
-def load_record(text: str | bytes) -> Game:
-    """The game in a record's JSON text, or a RecordRefusal."""
+def load_record(text: str | bytes, *, unsettled_last_hand: bool = False) -> Game:
+    """The game in a record's JSON text, or a RecordRefusal (see :func:`read_record`)."""
     try:
         data = parse_json(text)
     except Refusal as refusal:
         raise RecordRefusal(refusal.rule, refusal.message, None, None) from None
-    return read_record(data)
+    return read_record(data, unsettled_last_hand=unsettled_last_hand)
 
 
 def _spell(play: Play) -> str:

@@ -453,7 +453,7 @@ def import_game() -> Answer:
         problem = "Choose a record file or paste a record: nothing was imported."
         return render_template("import.html", form=form, problem=problem), 422
     try:
-        game = load_record(data)
+        game = load_record(data, unsettled_last_hand=True)
     except RecordRefusal as refusal:
         return render_template("import.html", form=form, refusal=refusal), 422
     loaded = store.create(game.setup, game.events)

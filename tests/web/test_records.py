@@ -106,3 +106,15 @@ def test_export_then_replay_gives_the_scores_the_page_shows(client, runner, tmp_
 
 def test_replay_command_is_registered(app):
     assert app.cli.get_command(None, "replay") is replay_command
+
+
+def test_a_game_exported_while_waiting_for_the_settlement_imports_again(client):
+    record = simulated(5)
+    del record["hands"][0]["remaining"]
+    record["hands"] = record["hands"][:1]
+    table = import_record(client, record)
+    assert "still holds" in table.page() or "pips" in table.page()
+    exported = json.loads(client.get(f"{table.url}/record.json").get_data())
+    assert "remaining" not in exported["hands"][-1]
+    again = import_record(client, exported)
+    assert side_scores(unescape(again.page())) == side_scores(unescape(table.page()))
