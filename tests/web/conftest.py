@@ -3,6 +3,7 @@ its test client and CLI runner, and a ``Table`` helper that uses a game as a bro
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from html import unescape
@@ -13,26 +14,44 @@ import flask_migrate
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from sqlalchemy import MetaData
+from sqlalchemy.engine import Engine
 from webforms import form_for
 from werkzeug.test import TestResponse
 
 from app import create_app
+from scorekeeper.web import extensions
+
+#: Run the web tests on another database (e.g. PostgreSQL) instead of a new SQLite file.
+OTHER_DATABASE = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
 
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
-    """The app on a new SQLite database in ``tmp_path``, schema made by the migrations."""
+    """The app on a new database (SQLite in ``tmp_path``), schema made by the migrations."""
     app = create_app(
         {
             "TESTING": True,
             "SECRET_KEY": "test",
             "WTF_CSRF_ENABLED": False,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite'}",
+            "SQLALCHEMY_DATABASE_URI": OTHER_DATABASE or f"sqlite:///{tmp_path / 'test.sqlite'}",
         }
     )
     with app.app_context():
+        if OTHER_DATABASE:
+            _empty(extensions.db.engine)
         flask_migrate.upgrade()
     yield app
+    with app.app_context():
+        extensions.db.session.remove()
+        extensions.db.engine.dispose()
+
+
+def _empty(engine: Engine) -> None:
+    """Drop every table, so each test starts from the first migration."""
+    meta = MetaData()
+    meta.reflect(bind=engine)
+    meta.drop_all(bind=engine)
 
 
 @pytest.fixture

@@ -1,0 +1,739 @@
+"""Property tests: whole games played at a simulated table must replay, add up and undo cleanly.
+
+A :class:`Table` plays the way :mod:`scorekeeper.rules.simulate` does (shuffled tiles, hidden
+hands, random legal tiles, draws when stuck, passes when nothing can be drawn, the true
+remainders at the end) but lets a test look at the engine before and after every event, and
+keeps its own tally from the rulebook to compare with.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from reference import RefPlay, RefTable, count_of, round_to_nearest_five
+
+from scorekeeper.rules.errors import RecordRefusal, Refusal
+from scorekeeper.rules.events import Draw, Event, Held, NewHand, Pass, Play, Settle
+from scorekeeper.rules.game import Game, Setup
+from scorekeeper.rules.options import PRESETS
+from scorekeeper.rules.record import load_record, replay, replay_result, write_record
+from scorekeeper.rules.simulate import play_game
+from scorekeeper.rules.tiles import ALL_TILES, Tile, tile
+
+settings.register_profile(
+    "default",
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "ci",
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("ci" if os.environ.get("CI") == "true" else "default")
+
+NAMES = ("Ann", "Bob", "Cy", "Dee")
+ARM_NAMES = ("W", "E", "N", "S", *(f"{d}-{d}:{x}" for d in range(7) for x in "NS"))
+CHOICES: dict[str, tuple[str, ...]] = {
+    "deal": ("standard", "five-each", "seven-five"),
+    "lead": ("lots", "draw-highest"),
+    "spinners": ("first", "none", "all"),
+    "spinner_counts": ("yes", "no"),
+    "settlement": ("deduct-own", "winner-collects"),
+    "bonus_in_fives": ("yes", "no"),
+    "win_check": ("end-of-hand", "immediate"),
+}
+# RULES.md sections 2, 8 and 9, written out again for the independent tally.
+STANDARD_DEAL = {"all-fives": (9, 7, 5), "fives-up": (7, 5, 5), "totally-fives": (7, 5, 5)}
+PRESET_SETTLEMENT = {
+    "all-fives": "deduct-own",
+    "fives-up": "winner-collects",
+    "totally-fives": "winner-collects",
+}
+PRESET_BONUS = {"all-fives": "no", "fives-up": "yes", "totally-fives": "no"}
+
+
+# -- setups -------------------------------------------------------------------------------
+
+
+@st.composite
+def setups(draw: st.DrawFn) -> Setup:
+    """Any table: 2 to 4 players, any preset, partners, and any mix of house rules."""
+    players = draw(st.integers(2, 4))
+    preset = draw(st.sampled_from(PRESETS))
+    partners = draw(st.sampled_from((None, True, False) if players == 4 else (None, False)))
+    options: dict[str, str | int] = {}
+    for name, values in CHOICES.items():
+        value = draw(st.none() | st.sampled_from(values))
+        if value is not None:
+            options[name] = value
+    reserve = draw(st.none() | st.integers(0, 4))
+    if reserve is not None:
+        options["boneyard_reserve"] = reserve
+    target = draw(st.none() | st.integers(1, 60).map(lambda k: 5 * k))
+    if target is not None:
+        options["target"] = target
+    return Setup.create(list(NAMES[:players]), preset, options, partners)
+
+
+seeds = st.integers(0, 2**32 - 1)
+
+
+class Expected:
+    """The house rules of a setup, re-derived from RULES.md sections 2, 8 and 9."""
+
+    def __init__(self, setup: Setup) -> None:
+        options, preset, n = setup.options, setup.preset, len(setup.players)
+        deal = options.get("deal", "standard")
+        if deal == "five-each":
+            self.hand_size = 5
+        elif deal == "seven-five":
+            self.hand_size = 7 if n == 2 else 5
+        else:
+            self.hand_size = STANDARD_DEAL[preset][n - 2]
+        default_target = {"all-fives": 250 if n == 2 else 200, "fives-up": 100}
+        self.target = int(options.get("target", default_target.get(preset, 200)))
+        self.reserve = int(options.get("boneyard_reserve", 0))
+        self.spinners = str(options.get("spinners", "first"))
+        self.spinner_counts = options.get("spinner_counts", "yes") == "yes"
+        self.settlement = str(options.get("settlement", PRESET_SETTLEMENT[preset]))
+        self.bonus = options.get("bonus_in_fives", PRESET_BONUS[preset]) == "yes"
+        self.immediate = options.get("win_check", "end-of-hand") == "immediate"
+        partnered = setup.partners
+        if partnered is None:
+            partnered = preset == "all-fives" and n == 4
+        self.side_of = [seat % 2 if partnered else seat for seat in range(n)]
+        self.sides = 2 if partnered else n
+
+
+# -- the simulated table --------------------------------------------------------------------
+
+Hook = Callable[["Table", Event], None]
+
+
+def _key(t: Tile) -> tuple[int, int]:
+    return (t.high, t.low)
+
+
+class Table:
+    """A simulated table (as in simulate.play_hand) that runs hooks around every event.
+
+    It knows the truth (the hidden hands and the boneyard) and keeps its own tally of the
+    layout (the reference model), the turn and the scores from the rulebook.
+    """
+
+    def __init__(
+        self, setup: Setup, seed: int, before: Hook | None = None, after: Hook | None = None
+    ) -> None:
+        self.setup = setup
+        self.rules = Expected(setup)
+        self.game = Game(setup)
+        self.rng = random.Random(seed)
+        self.probe = random.Random(seed + 1)
+        self.before = before
+        self.after = after
+        players = len(setup.players)
+        self.hands: list[list[Tile]] = [[] for _ in range(players)]
+        self.boneyard: list[Tile] = []
+        self.pending = 0
+        self.plays: list[RefPlay] = []
+        self.ref = RefTable(self.rules.spinners, self.rules.spinner_counts)
+        self.turn = 0
+        self.passes = 0
+        self.over = False
+        self.went_out: int | None = None
+        self.scores = [0] * self.rules.sides
+        self.winner: int | None = None
+        self.last_changes: list[int] = []
+
+    # -- entering -------------------------------------------------------------------------
+
+    def push(self, event: Event) -> None:
+        """Run the before hook, enter ``event``, update the tally, run the after hook."""
+        if self.before is not None:
+            self.before(self, event)
+        self.game.push(event)
+        self._tally(event)
+        if self.after is not None:
+            self.after(self, event)
+
+    def _tally(self, event: Event) -> None:
+        players = len(self.setup.players)
+        if isinstance(event, NewHand):
+            self.turn, self.passes, self.over, self.went_out = event.leader, 0, False, None
+        elif isinstance(event, Play):
+            t = event.tile
+            if self.plays:
+                entry: RefPlay = (t.high, t.low, event.end)
+            else:  # the lead as entered: W shows its first number; an end on it is ignored
+                entry = (t.low, t.high, None) if event.flipped else (t.high, t.low, None)
+            self.plays.append(entry)
+            self.ref.play(*entry)
+            count = self.ref.count()
+            points = count if count > 0 and count % 5 == 0 else 0
+            side = self.rules.side_of[event.player]
+            self.scores[side] += points
+            self.turn, self.passes = (event.player + 1) % players, 0
+            if points and self.rules.immediate and self.scores[side] >= self.rules.target:
+                self.winner, self.over = side, True
+            elif not self.hands[event.player]:
+                self.over, self.went_out = True, event.player
+        elif isinstance(event, Draw):
+            self.pending -= event.count
+        elif isinstance(event, Pass):
+            self.turn, self.passes = (event.player + 1) % players, self.passes + 1
+            self.over = self.passes == players
+        else:
+            self.last_changes = self.settlement_changes()
+            for side, change in enumerate(self.last_changes):
+                self.scores[side] += change
+            best = max(self.scores)
+            if best >= self.rules.target and self.scores.count(best) == 1:
+                self.winner = self.scores.index(best)
+
+    def pips(self) -> list[int]:
+        """Each seat's true remaining pips."""
+        return [sum(t.pips for t in hand) for hand in self.hands]
+
+    def settlement_changes(self) -> list[int]:
+        """What the end of the hand changes per side, by section 8."""
+        rules, pips = self.rules, self.pips()
+        changes = [0] * rules.sides
+        if rules.settlement == "deduct-own":
+            for seat, held in enumerate(pips):
+                changes[rules.side_of[seat]] -= round_to_nearest_five(held)
+            return changes
+        winner = self.went_out
+        if winner is None and pips.count(min(pips)) == 1:
+            winner = pips.index(min(pips))
+        if winner is None:
+            return changes
+        side = rules.side_of[winner]
+        others = sum(p for seat, p in enumerate(pips) if rules.side_of[seat] != side)
+        points = round_to_nearest_five(max(0, others - pips[winner]))
+        changes[side] = points // 5 if rules.bonus else points
+        return changes
+
+    # -- playing --------------------------------------------------------------------------
+
+    def can_draw(self) -> bool:
+        """Whether a tile can still be drawn, the reserve never being drawn."""
+        return len(self.boneyard) > self.rules.reserve
+
+    def drawable(self) -> int:
+        """What the engine may let be drawn now (entered draws still pending included)."""
+        return max(0, len(self.boneyard) + self.pending - self.rules.reserve)
+
+    def _flush(self, seat: int) -> None:
+        while self.pending:
+            self.push(Draw(seat, self.rng.randint(1, self.pending)))
+
+    def play_hand(self) -> None:
+        """Deal, lead, play until a domino, a block or an immediate win, then settle."""
+        rng, players, size = self.rng, len(self.setup.players), self.rules.hand_size
+        shuffled = list(ALL_TILES)
+        rng.shuffle(shuffled)
+        self.hands = [shuffled[seat * size : (seat + 1) * size] for seat in range(players)]
+        self.boneyard = shuffled[players * size :]
+        self.plays, self.ref = [], RefTable(self.rules.spinners, self.rules.spinner_counts)
+        leader = self.game.next_leader
+        self.push(NewHand(rng.randrange(players) if leader is None else leader))
+        first = rng.choice(self.hands[self.turn])
+        self.hands[self.turn].remove(first)
+        self.push(Play(self.turn, first, None, not first.is_double and rng.random() < 0.5))
+        while not self.over:
+            self._take_turn(self.turn)
+        if self.winner is None:
+            self.push(Settle(self._remaining()))
+
+    def _take_turn(self, seat: int) -> None:
+        rng = self.rng
+        while True:
+            playable = [
+                (t, end) for t in self.hands[seat] for end in sorted(self.ref.fits(t.high, t.low))
+            ]
+            if playable:
+                self._flush(seat)
+                chosen, end = rng.choice(playable)
+                many = len(self.ref.fits(chosen.high, chosen.low)) > 1
+                named = end if many or rng.random() < 0.5 else None
+                self.hands[seat].remove(chosen)
+                flipped = not chosen.is_double and rng.random() < 0.3
+                self.push(Play(seat, chosen, named, flipped))
+                return
+            if self.can_draw():
+                self.hands[seat].append(self.boneyard.pop())
+                self.pending += 1
+                continue
+            self._flush(seat)
+            self.push(Pass(seat))
+            return
+
+    def _remaining(self) -> dict[int, Held]:
+        remaining: dict[int, Held] = {}
+        for seat, held in enumerate(self.hands):
+            if held:
+                if self.rng.random() < 0.5:
+                    remaining[seat] = tuple(held)
+                else:
+                    remaining[seat] = sum(t.pips for t in held)
+        return remaining
+
+    def play_game(self, max_hands: int = 60) -> Game:
+        """Play hands until a side wins or ``max_hands`` have been played."""
+        while self.game.winner is None and len(self.game.hands) < max_hands:
+            self.play_hand()
+        return self.game
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def snapshot(game: Game) -> tuple[object, ...]:
+    """Everything a user could see of a game, to compare before and after."""
+    hand = game.hand
+    detail: tuple[object, ...] = ()
+    if hand is not None:
+        layout = hand.layout
+        detail = (
+            hand.number,
+            hand.leader,
+            hand.turn,
+            tuple(hand.held),
+            tuple(hand.drawn),
+            hand.boneyard,
+            hand.passes,
+            hand.result,
+            hand.went_out,
+            hand.settlement,
+            tuple(hand.plays),
+            tuple(layout.ends()),
+            layout.count(),
+            frozenset(layout.on_table),
+            tuple(tuple(game.fits(t)) for t in ALL_TILES),
+            tuple(sorted((str(t), seat) for t, seat in hand.played_by.items())),
+        )
+    return (
+        json.dumps(write_record(game), sort_keys=True),
+        json.dumps(replay_result(game), sort_keys=True),
+        game.phase,
+        tuple(game.scores),
+        game.winner,
+        game.next_leader,
+        game.drawable(),
+        len(game.hands),
+        tuple(game.events),
+        detail,
+    )
+
+
+def round_trip(game: Game) -> Game:
+    """The game read back from its record written out as JSON text."""
+    return load_record(json.dumps(write_record(game)))
+
+
+# -- properties: simulated games are legal and replay -----------------------------------------
+
+
+@given(setup=setups())
+def test_house_rules_resolve_as_the_rulebook_says(setup: Setup) -> None:
+    """Deal size, boneyard, target and the rest come out as sections 2, 8 and 9 give them."""
+    expected, rules = Expected(setup), setup.rules
+    assert rules.hand_size == expected.hand_size
+    assert rules.boneyard_size == 28 - expected.hand_size * len(setup.players)
+    assert rules.target == expected.target
+    assert rules.boneyard_reserve == expected.reserve
+    assert (rules.spinners, rules.spinner_counts) == (expected.spinners, expected.spinner_counts)
+    assert (rules.settlement, rules.bonus_in_fives) == (expected.settlement, expected.bonus)
+    assert (rules.win_check == "immediate") == expected.immediate
+    assert [setup.side_of(seat) for seat in range(len(setup.players))] == expected.side_of
+
+
+@given(setup=setups(), seed=seeds)
+def test_every_simulated_game_replays_without_refusal(setup: Setup, seed: int) -> None:
+    """A game played at a real table replays from its record to the same result."""
+    game = play_game(setup, random.Random(seed), max_hands=60)
+    text = json.dumps(write_record(game))
+    replayed = load_record(text)
+    assert write_record(replayed) == write_record(game)
+    assert replay_result(replayed) == replay_result(game)
+    output, ok = replay(text)
+    assert ok
+    assert output == json.loads(json.dumps(replay_result(game)))
+    if game.winner is not None:
+        assert output["winner"] == setup.sides[game.winner]
+
+
+@given(setup=setups(), seed=seeds, cut=st.floats(0, 1))
+def test_writing_then_reading_a_record_is_the_identity(setup: Setup, seed: int, cut: float) -> None:
+    """Any prefix of a game that a record can hold reads back to the same record."""
+    full = play_game(setup, random.Random(seed), max_hands=60)
+    events = full.events[: round(cut * len(full.events))]
+    game = Game(setup, events)
+    if game.phase == "settle":
+        # A finished hand needs its "remaining" (GAME_RECORD.md): not a record yet.
+        with pytest.raises(RecordRefusal) as refused:
+            round_trip(game)
+        assert (refused.value.rule, refused.value.hand, refused.value.event) == (
+            "remaining",
+            len(game.hands),
+            None,
+        )
+        return
+    record = write_record(game)
+    assert write_record(round_trip(game)) == record
+    assert write_record(round_trip(full)) == write_record(full)
+
+
+# -- properties checked after every event ------------------------------------------------
+
+
+def check_tiles_conserved(table: Table, event: Event) -> None:
+    """Table + hands + boneyard = 28, by the engine's count and by the truth."""
+    hand = table.game.hand
+    assert hand is not None
+    on_table = hand.layout.on_table
+    assert len(on_table) + sum(hand.held) + hand.boneyard == 28
+    truth_table = {tile(a, b) for a, b, _ in table.plays}
+    assert on_table == truth_table
+    everything = [*truth_table, *table.boneyard, *(t for h in table.hands for t in h)]
+    assert len(everything) == 28
+    assert set(everything) == set(ALL_TILES)
+    assert hand.boneyard == len(table.boneyard) + table.pending
+    drawing = table.turn if table.pending else None
+    for seat, held in enumerate(hand.held):
+        assert held == len(table.hands[seat]) - (table.pending if seat == drawing else 0)
+
+
+@given(setup=setups(), seed=seeds)
+def test_tiles_are_conserved_after_every_event(setup: Setup, seed: int) -> None:
+    """The engine's held tiles and boneyard always match the tiles really in hand."""
+    Table(setup, seed, after=check_tiles_conserved).play_game()
+
+
+def check_play_scores(table: Table, event: Event) -> None:
+    """A play's count is never negative; it scores the count exactly when it is 5, 10, ..."""
+    if not isinstance(event, Play):
+        return
+    hand = table.game.hand
+    assert hand is not None
+    scored = hand.plays[-1]
+    assert scored.count >= 0
+    if scored.count % 5 == 0 and scored.count > 0:
+        assert scored.points == scored.count
+    else:
+        assert scored.points == 0
+    assert scored.points % 5 == 0
+    if table.rules.spinners != "all":
+        # Four open ends at most: 12 + 10 + 8 + 6 = 36, so 35 is the most a play scores.
+        # With every double a spinner more arms open and counts of 40 and more happen.
+        assert scored.points <= 35
+
+
+@given(setup=setups(), seed=seeds)
+def test_every_scoring_play_is_a_positive_multiple_of_five(setup: Setup, seed: int) -> None:
+    """Points come only from positive counts in steps of five (5 to 35 with one spinner)."""
+    Table(setup, seed, after=check_play_scores).play_game()
+
+
+def check_count_from_scratch(table: Table, event: Event) -> None:
+    """The engine's count, open ends and fits equal the reference recomputed from scratch."""
+    if not isinstance(event, Play):
+        return
+    hand = table.game.hand
+    assert hand is not None
+    rules = table.rules
+    expected = count_of(table.plays, rules.spinners, rules.spinner_counts)
+    assert hand.plays[-1].count == expected
+    assert hand.layout.count() == expected
+    fresh = RefTable(rules.spinners, rules.spinner_counts)
+    last_end = None
+    for play in table.plays:
+        last_end = fresh.play(*play)
+    assert hand.plays[-1].end == last_end
+    assert {end.name: end.shows for end in hand.layout.ends()} == fresh.open_ends()
+    for t in ALL_TILES:
+        assert set(table.game.fits(t)) == fresh.fits(t.high, t.low)
+
+
+@given(setup=setups(), seed=seeds)
+def test_count_recomputed_from_scratch_equals_the_engines(setup: Setup, seed: int) -> None:
+    """After every play the count is what the rulebook's own model of the layout adds up to."""
+    Table(setup, seed, after=check_count_from_scratch).play_game()
+
+
+def check_tally(table: Table, event: Event) -> None:
+    """Turn, scores, phase and winner match the tally kept from the rulebook."""
+    game = table.game
+    assert game.scores == table.scores
+    assert game.winner == table.winner
+    hand = game.hand
+    assert hand is not None
+    if table.winner is not None:
+        assert game.phase == "over"
+    elif table.over:
+        assert game.phase == ("lead" if isinstance(event, Settle) else "settle")
+    else:
+        assert game.phase == "play"
+        assert hand.turn == table.turn
+    assert game.drawable() == table.drawable()
+
+
+@given(setup=setups(), seed=seeds)
+def test_scores_turns_and_winner_follow_the_rulebook(setup: Setup, seed: int) -> None:
+    """Play points, settlements and the win check add up as an independent tally does."""
+    table = Table(setup, seed, after=check_tally)
+    game = table.play_game()
+    for index, hand in enumerate(game.hands):
+        after = game.hands[index + 1].scores_before if index + 1 < len(game.hands) else game.scores
+        gained = list(hand.scores_before)
+        for play in hand.plays:
+            gained[setup.side_of(play.player)] += play.points
+        if hand.settlement is not None:
+            gained = [g + c for g, c in zip(gained, hand.settlement.changes, strict=True)]
+        assert gained == list(after)
+
+
+def check_settlement(table: Table, event: Event) -> None:
+    """Deduct-own takes each side's rounded pips off; winner-collects pays only the winner."""
+    if not isinstance(event, Settle):
+        return
+    hand = table.game.hand
+    assert hand is not None and hand.settlement is not None
+    changes, rules, pips = hand.settlement.changes, table.rules, table.pips()
+    if rules.settlement == "deduct-own":
+        for side in range(rules.sides):
+            seats = [s for s in range(len(pips)) if rules.side_of[s] == side]
+            assert changes[side] == -sum(round_to_nearest_five(pips[s]) for s in seats)
+    else:
+        winner = hand.went_out
+        if winner is None:
+            fewest = min(pips)
+            winner = pips.index(fewest) if pips.count(fewest) == 1 else None
+        for side, change in enumerate(changes):
+            if winner is None or side != rules.side_of[winner]:
+                assert change == 0
+            else:
+                assert change >= 0
+    assert list(changes) == table.last_changes
+
+
+@given(setup=setups(), seed=seeds)
+def test_settlement_follows_the_house_rule(setup: Setup, seed: int) -> None:
+    """Each settled hand changes the scores as section 8 says for its settlement rule."""
+    Table(setup, seed, after=check_settlement).play_game()
+
+
+# -- undo -----------------------------------------------------------------------------------
+
+
+def check_undo(table: Table, event: Event) -> None:
+    """Pushing ``event`` and popping it leaves the game exactly as it was."""
+    if table.probe.random() >= 0.04:
+        return
+    game = table.game
+    before = snapshot(game)
+    game.push(event)
+    assert game.pop() == event
+    assert snapshot(game) == before
+
+
+@given(setup=setups(), seed=seeds)
+def test_undo_restores_the_exact_previous_state(setup: Setup, seed: int) -> None:
+    """Undo after any kind of event, in any phase, restores everything."""
+    table = Table(setup, seed, before=check_undo)
+    game = table.play_game(max_hands=12)
+    assert write_record(round_trip(game)) == write_record(game)
+    assert replay_result(round_trip(game)) == replay_result(game)
+
+
+# -- refusals ---------------------------------------------------------------------------------
+
+
+def _any_action(seat: int, rng: random.Random) -> Event:
+    kind = rng.randrange(3)
+    if kind == 0:
+        end = rng.choice((None, *ARM_NAMES))
+        return Play(seat, rng.choice(ALL_TILES), end, rng.random() < 0.5)
+    if kind == 1:
+        return Draw(seat, rng.randint(1, 3))
+    return Pass(seat)
+
+
+def _off_table(table: Table, keep: Callable[[Tile], bool]) -> list[Tile]:
+    used = table.ref.on_table()
+    return [t for t in ALL_TILES if _key(t) not in used and keep(t)]
+
+
+def _play_phase_refusals(table: Table, seat: int) -> list[tuple[Event, str]]:
+    rng, ref, players = table.probe, table.ref, len(table.setup.players)
+    ends = ref.open_ends()
+    wrong = rng.choice([s for s in range(players) if s != seat])
+    found: list[tuple[Event, str]] = [(_any_action(wrong, rng), "turn"), (Settle({}), "remaining")]
+    used = sorted(ref.on_table())
+    a, b = rng.choice(used)
+    found.append((Play(seat, tile(a, b), rng.choice((None, *ARM_NAMES))), "tile-unique"))
+    unknown = [name for name in ARM_NAMES if name not in ends]
+    if unknown:
+        name = rng.choice(unknown)
+        rule = "spinner-sides" if name in ref.closed_spinner_ends() else "end-unknown"
+        found.append((Play(seat, rng.choice(_off_table(table, lambda t: True)), name), rule))
+    closed = sorted(ref.closed_spinner_ends())
+    if closed:
+        any_tile = rng.choice(_off_table(table, lambda t: True))
+        found.append((Play(seat, any_tile, rng.choice(closed)), "spinner-sides"))
+    end = rng.choice(sorted(ends))
+    wrong_tiles = _off_table(table, lambda t: not t.has(ends[end]))
+    if wrong_tiles:
+        found.append((Play(seat, rng.choice(wrong_tiles), end), "match"))
+    fit_none = _off_table(table, lambda t: not ref.fits(t.high, t.low))
+    if fit_none:
+        found.append((Play(seat, rng.choice(fit_none), None), "match"))
+    fit_many = _off_table(table, lambda t: len(ref.fits(t.high, t.low)) > 1)
+    if fit_many:
+        found.append((Play(seat, rng.choice(fit_many), None), "end-ambiguous"))
+    found.append((Draw(seat, table.drawable() + rng.randint(1, 3)), "draw-empty"))
+    if table.drawable():
+        found.append((Pass(seat), "pass-boneyard"))
+    return found
+
+
+def _settle_refusals(table: Table, upcoming: Settle) -> list[tuple[Event, str]]:
+    rng, players = table.probe, len(table.setup.players)
+    found: list[tuple[Event, str]] = [
+        (_any_action(rng.randrange(players), rng), "hand-over"),
+        (NewHand(rng.randrange(players)), "remaining"),
+    ]
+    remaining = dict(upcoming.remaining)
+    holding = sorted(remaining)
+    if holding:
+        seat = rng.choice(holding)
+        missing = {s: held for s, held in remaining.items() if s != seat}
+        found.append((Settle(missing), "remaining"))
+        tiles = tuple(table.hands[seat])
+        a, b = rng.choice(sorted(table.ref.on_table()))
+        swapped = (tile(a, b), *tiles[1:])
+        found.append((Settle({**remaining, seat: swapped}), "remaining"))
+        found.append((Settle({**remaining, seat: tiles[1:]}), "remaining"))
+        if table.game.hand is not None and table.game.hand.boneyard == 0:
+            pips = sum(t.pips for t in tiles) + rng.choice((-1, 1))
+            found.append((Settle({**remaining, seat: pips}), "remaining"))
+    if table.went_out is not None:
+        found.append((Settle({**remaining, table.went_out: 5}), "remaining"))
+    return found
+
+
+def _between_refusals(table: Table, upcoming: NewHand) -> list[tuple[Event, str]]:
+    rng, players = table.probe, len(table.setup.players)
+    # Before hand 1 nothing has been led; after a settled hand, that hand is over.
+    late = "hand-over" if table.game.hands else "lead"
+    found: list[tuple[Event, str]] = [
+        (_any_action(rng.randrange(players), rng), late),
+        (Settle({}), "remaining"),
+    ]
+    if table.game.next_leader is not None:
+        other = rng.choice([s for s in range(players) if s != upcoming.leader])
+        found.append((NewHand(other), "lead"))
+    return found
+
+
+def refusals_for(table: Table, upcoming: Event | None) -> list[tuple[Event, str]]:
+    """Events that must be refused just before ``upcoming`` (None: the game is over)."""
+    rng, players = table.probe, len(table.setup.players)
+    if upcoming is None:
+        seat = rng.randrange(players)
+        return [
+            (_any_action(seat, rng), "game-over"),
+            (NewHand(seat), "game-over"),
+            (Settle({}), "game-over"),
+        ]
+    if isinstance(upcoming, NewHand):
+        return _between_refusals(table, upcoming)
+    if isinstance(upcoming, Settle):
+        return _settle_refusals(table, upcoming)
+    seat = upcoming.player
+    if not table.plays:
+        wrong = rng.choice([s for s in range(players) if s != seat])
+        return [
+            (_any_action(wrong, rng), "lead"),
+            (Draw(seat, 1), "lead"),
+            (Pass(seat), "lead"),
+            (Settle({}), "remaining"),
+        ]
+    return _play_phase_refusals(table, seat)
+
+
+def quick_state(game: Game) -> tuple[object, ...]:
+    """A cheap summary of a game's state, for comparing after each refusal."""
+    hand = game.hand
+    detail: tuple[object, ...] = ()
+    if hand is not None:
+        detail = (
+            hand.turn,
+            tuple(hand.held),
+            hand.boneyard,
+            hand.passes,
+            hand.result,
+            hand.settlement,
+            len(hand.plays),
+            tuple(hand.layout.ends()),
+            len(hand.layout.on_table),
+        )
+    return (len(game.events), game.phase, tuple(game.scores), game.winner, detail)
+
+
+def check_refusals(table: Table, upcoming: Event | None) -> None:
+    """Each illegal event is refused with the expected rule id and changes nothing."""
+    game = table.game
+    before, quick = snapshot(game), quick_state(game)
+    for event, rule in refusals_for(table, upcoming):
+        with pytest.raises(Refusal) as checked:
+            game.check(event)
+        assert (checked.value.rule, event) == (rule, event)
+        with pytest.raises(Refusal) as pushed:
+            game.push(event)
+        assert pushed.value.rule == rule
+        assert quick_state(game) == quick
+    assert snapshot(game) == before
+
+
+def _maybe_check_refusals(table: Table, upcoming: Event) -> None:
+    if isinstance(upcoming, (NewHand, Settle)) or table.probe.random() < 0.08:
+        check_refusals(table, upcoming)
+
+
+@given(setup=setups(), seed=seeds)
+def test_a_refusal_names_its_rule_and_changes_nothing(setup: Setup, seed: int) -> None:
+    """Wrong player, reused tile, wrong end, over-drawing, passing early, late entries."""
+    table = Table(setup, seed, before=_maybe_check_refusals)
+    game = table.play_game(max_hands=12)
+    if game.winner is not None:
+        check_refusals(table, None)
+    assert write_record(round_trip(game)) == write_record(game)
+    assert replay_result(round_trip(game)) == replay_result(game)
+
+
+def test_reference_reproduces_the_worked_counts() -> None:
+    """The reference model reproduces the worked counts of RULES.md section 6."""
+    assert count_of([(5, 5, None)], "first", True) == 10
+    assert count_of([(6, 6, None), (6, 3, "W")], "first", True) == 15
+    plays: list[RefPlay] = [(6, 6, None), (6, 3, "W"), (6, 1, "E")]
+    assert count_of(plays, "first", True) == 4
+    assert count_of([*plays, (6, 4, "N")], "first", True) == 8
+    assert count_of([*plays, (6, 4, "N"), (6, 2, "S")], "first", True) == 10
+    line: list[RefPlay] = [(4, 2, None), (2, 2, "E")]
+    assert count_of(line, "first", True) == 8
+    assert count_of([*line, (2, 5, "E")], "first", True) == 9
+    assert count_of([*line, (2, 5, "E"), (2, 1, "N")], "first", True) == 10
+    assert count_of([(5, 5, None), (5, 0, "E")], "none", True) == 10
+    assert count_of([(5, 5, None)], "first", False) == 0
+    assert round_to_nearest_five(7) == 5
+    assert [round_to_nearest_five(p) for p in (8, 12, 13, 2, 3)] == [10, 10, 15, 0, 5]
