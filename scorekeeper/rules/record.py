@@ -22,6 +22,13 @@ FORMAT = "all-fives/1"
 _HEADER_KEYS = ("format", "preset", "options", "players", "partners", "hands")
 _HAND_KEYS = ("lead", "events", "remaining")
 _ACTIONS = ("play", "draw", "pass")
+_EVENT_FIELDS = {
+    "play": ("player", "play", "end"),
+    "draw": ("player", "draw"),
+    "pass": ("player", "pass"),
+}
+_EVENT_KEYS = {action: frozenset(fields) for action, fields in _EVENT_FIELDS.items()}
+_SPELLINGS = {f"{a}-{b}": (tile(a, b), a < b) for a in range(7) for b in range(7)}
 
 
 def _only_keys(obj: Mapping[str, object], allowed: tuple[str, ...], what: str) -> None:
@@ -47,21 +54,25 @@ def parse_event(obj: object, setup: Setup) -> Event:
             f"this one has {' and '.join(actions) if actions else 'none'}."
         )
     action = actions[0]
-    _only_keys(
-        obj, ("player", action, "end") if action == "play" else ("player", action), "An event"
-    )
+    if not obj.keys() <= _EVENT_KEYS[action]:
+        _only_keys(obj, _EVENT_FIELDS[action], "An event")
     if "player" not in obj:
         raise MalformedInput('An event names its "player".')
     seat = setup.seat_of(obj["player"])
     if action == "play":
-        a, b = parse_halves(obj["play"])
+        spelled = obj["play"]
+        if isinstance(spelled, str) and spelled in _SPELLINGS:
+            played, flipped = _SPELLINGS[spelled]
+        else:
+            a, b = parse_halves(spelled)
+            played, flipped = tile(a, b), a < b
         end = obj.get("end")
         if end is not None and (not isinstance(end, str) or not is_arm_name(end)):
             raise MalformedInput(
                 f"{json.dumps(end)} is not an end: the ends are W, E, N, S, and d-d:N or "
                 "d-d:S for a later spinner d-d."
             )
-        return Play(seat, tile(a, b), end, flipped=a < b)
+        return Play(seat, played, end, flipped)
     if action == "draw":
         count = obj["draw"]
         if not _whole(count) or count < 1:
