@@ -22,6 +22,7 @@ run: $(STAMP)
 
 ## Install, lint, type-check and run every test
 test: $(STAMP)
+	@command -v chromium >/dev/null || echo "Note: Chromium is missing, so the browser tests will be skipped. Install it with: sudo apt-get install chromium"
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy

@@ -9,15 +9,20 @@ from typing import Any
 
 from flask import Flask
 
-from scorekeeper.web import cli, errors, extensions, views
+from scorekeeper.web import cli, errors, extensions, paper, views
 
 MAX_BODY = 1024 * 1024
 
 
 def _database_url(url: str) -> str:
-    """SQLAlchemy's spelling of a database URL (``postgres://`` is an old alias)."""
-    if url.startswith("postgres://"):
-        return "postgresql://" + url.removeprefix("postgres://")
+    """SQLAlchemy's spelling of a database URL: PostgreSQL through psycopg 3.
+
+    ``postgres://`` (an old alias, still given by some hosts) and ``postgresql://`` both
+    name the psycopg driver that the ``postgres`` extra installs.
+    """
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
     return url
 
 
@@ -59,6 +64,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(app.config["SQLALCHEMY_DATABASE_URI"])
     extensions.init_app(app)
     views.init_app(app)
+    app.register_blueprint(paper.bp)
     errors.init_app(app)
     cli.init_app(app)
     return app
