@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench install
+.PHONY: run test lint bench screenshots install
 
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
@@ -28,5 +28,10 @@ test: $(STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest
 
+## Run every benchmark in bench/ (replay speed, tap latency, page weight); figures, not tests
 bench: $(STAMP)
-	$(PY) bench/replay_speed.py
+	@set -e; for script in bench/*.py; do echo "== $$script"; $(PY) $$script; echo; done
+
+## Regenerate the README's phone screenshots in docs/screenshots/ (needs /usr/bin/chromium)
+screenshots: $(STAMP)
+	$(PY) tools/screenshots.py

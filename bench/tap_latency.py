@@ -1,0 +1,382 @@
+"""How long a player waits after a tap: from the tap to the updated table painted on screen.
+
+Run from the repository root: ``.venv/bin/python bench/tap_latency.py`` (20 to 40 s;
+``--cycles N`` for more taps). Target: the updated table is on screen within 100 ms.
+
+Setup: the app on a throwaway SQLite file (migrated like production), served by Werkzeug on
+127.0.0.1 in a background thread; Debian's Chromium (``/usr/bin/chromium`` or ``$CHROMIUM``)
+driven by Playwright as a 360x640 touch phone. A game is imported through the Import page from
+a deterministic record (the simulated table, fixed seed, cut in the middle of hand 2), then the
+script taps, in cycles: play a tile that fits exactly one end, draw, play again, then undo the
+three. The tapped tile is chosen by the referee running alongside in this script, which also
+checks that every tap changed the game (the table's ``data-seq`` after it).
+
+Method, in the page (an init script, so it runs in every document):
+
+* **tap**: a capturing ``click`` listener on the document notes ``performance.now()``: the
+  click, dispatched when the finger lifts, is what submits the form. A ``pointerdown``
+  listener also notes the touch's own ``timeStamp`` (when the touch reached the browser);
+  "from the touch" adds the time Chromium took to turn Playwright's touch-start/touch-end
+  pair into a click (under load, tens of ms; a real finger's press time is not latency).
+* **swapped in**: a ``MutationObserver`` on the document notes the moment a new
+  ``<section id="table">`` is inserted (htmx swaps the whole table, ``outerHTML``).
+* **painted**: from that moment, the next ``requestAnimationFrame`` callback runs just before
+  the frame holding the new table is rendered; a message posted from it (``MessageChannel``)
+  is delivered right after that frame is produced. That is the headline figure. The
+  conservative "double rAF" (the start of the frame after it, up to one frame later) is also
+  printed.
+* **where the time goes**: the Resource Timing entry of the htmx request splits the wait into
+  click to request sent (htmx building the request), request to last byte (network and
+  server: replaying the game, rendering the table), last byte to swap (htmx parsing and
+  swapping) and swap to paint (style, layout, paint).
+* htmx restores the new table root's own attributes (``class``, ``data-seq``) only when it
+  settles, 20 ms after the swap; "to htmx settled" is printed too. The content is new from
+  the swap on.
+
+For comparison the same cycle runs as a browser without JavaScript would (htmx's script is
+blocked, so the forms POST, the server redirects and the browser loads the whole page): tap
+to the new page's first contentful paint, carried across the navigation in
+``sessionStorage`` as absolute times (``performance.timeOrigin`` plus the page clock).
+
+The figures are not asserted by any test: timing on a shared 2-core machine is noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import os
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import flask_migrate
+from flask import Flask
+from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
+
+from app import create_app
+from scorekeeper.rules import ALL_TILES, Draw, Game, Play, Setup, Tile
+from scorekeeper.rules.record import load_record, write_record
+from scorekeeper.rules.simulate import play_game
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+from browsing import LiveServer  # noqa: E402
+
+TARGET_MS = 100.0
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+LAUNCH_ARGS = [
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
+CYCLE = ("play", "draw", "play", "undo", "undo", "undo")
+"""One cycle of taps; it leaves the game as it found it, so cycles can repeat."""
+
+PROBE = """
+(() => {
+  const afterPaint = (done) => requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => done(performance.now());
+    channel.port2.postMessage(null);
+  });
+  const doubleRaf = (done) => requestAnimationFrame(
+    () => requestAnimationFrame(() => done(performance.now())));
+  const probe = window.__tap = {samples: [], pending: null};
+  const stamp = (event) => (event.timeStamp > 0 ? event.timeStamp : performance.now());
+  document.addEventListener("pointerdown", (event) => {
+    probe.pending = {down: stamp(event)};
+  }, true);
+  document.addEventListener("click", (event) => {
+    const sample = probe.pending || (probe.pending = {});
+    sample.start = performance.now();
+    sessionStorage.setItem("tap-start", String(performance.timeOrigin + sample.start));
+  }, true);
+  new MutationObserver((mutations) => {
+    const sample = probe.pending;
+    if (!sample) return;
+    const added = mutations.some((m) => [...m.addedNodes].some((n) => n.id === "table"));
+    if (!added || sample.start === undefined) return;
+    probe.pending = null;
+    probe.last = sample;
+    sample.swapped = performance.now();
+    const xhr = performance.getEntriesByType("resource")
+      .filter((e) => e.initiatorType === "xmlhttprequest" || e.initiatorType === "fetch").pop();
+    sample.sent = xhr ? xhr.startTime : null;
+    sample.received = xhr ? xhr.responseEnd : null;
+    let waiting = 2;
+    const finish = () => { if (--waiting === 0) probe.samples.push(sample); };
+    afterPaint((t) => { sample.painted = t; finish(); });
+    doubleRaf((t) => { sample.doubleRaf = t; finish(); });
+  }).observe(document, {childList: true, subtree: true});
+  document.addEventListener("htmx:afterSettle", () => {
+    if (probe.last && probe.last.settled === undefined) probe.last.settled = performance.now();
+  });
+  // A full page load after a plain form POST: tap to first contentful paint.
+  const tapped = sessionStorage.getItem("tap-start");
+  if (tapped !== null) {
+    sessionStorage.removeItem("tap-start");
+    new PerformanceObserver((list, observer) => {
+      for (const entry of list.getEntries()) {
+        if (entry.name !== "first-contentful-paint") continue;
+        observer.disconnect();
+        const total = performance.timeOrigin + entry.startTime - Number(tapped);
+        const all = JSON.parse(sessionStorage.getItem("full-page") || "[]");
+        all.push(total);
+        sessionStorage.setItem("full-page", JSON.stringify(all));
+      }
+    }).observe({type: "paint", buffered: true});
+  }
+})();
+"""
+
+
+# -- the game ----------------------------------------------------------------------------
+
+
+def start_record(seed: int = 7) -> str:
+    """A 2-player All Fives record cut in the middle of hand 2 (six tiles down, boneyard full)."""
+    whole = play_game(Setup.create(["Ann", "Ben"], "all-fives"), random.Random(seed))
+    game = Game(whole.setup)
+    for event in whole.events:
+        game.push(event)
+        hand = game.hand
+        if hand is not None and hand.number == 2 and len(hand.plays) == 6:
+            break
+    hand = game.hand
+    if hand is None or game.phase != "play" or game.drawable() < 2:
+        raise SystemExit(f"seed {seed} does not give a hand in play with tiles to draw")
+    return json.dumps(write_record(game))
+
+
+def one_end_tile(game: Game) -> Tile:
+    """The first tile (in the picker's order) not on the table that fits exactly one end."""
+    hand = game.hand
+    assert hand is not None
+    for candidate in ALL_TILES:
+        if candidate not in hand.layout.on_table and len(game.fits(candidate)) == 1:
+            return candidate
+    raise SystemExit("no tile fits exactly one end: change the seed")
+
+
+class Referee:
+    """The game as the app should have it after each tap, and the selector to tap next."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def tap(self, kind: str) -> str:
+        """Apply ``kind`` here and return the CSS selector of the button that enters it."""
+        hand = self.game.hand
+        assert hand is not None
+        if kind == "play":
+            chosen = one_end_tile(self.game)
+            self.game.push(Play(hand.turn, chosen, None))
+            return f'button.tile-button[data-tile="{chosen}"]'
+        if kind == "draw":
+            self.game.push(Draw(hand.turn, 1))
+            return 'button[data-action="draw"]'
+        self.game.pop()
+        return 'button[data-action="undo"]'
+
+    @property
+    def seq(self) -> int:
+        """How many events the game has: the table's ``data-seq`` must say the same."""
+        return len(self.game.events)
+
+
+# -- the server and the browser ----------------------------------------------------------
+
+
+@contextmanager
+def serve(folder: Path) -> Iterator[LiveServer]:
+    """The app on a new SQLite file in ``folder``, migrated, served on 127.0.0.1."""
+    app: Flask = create_app(
+        {
+            "SECRET_KEY": "bench",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}",
+        }
+    )
+    with app.app_context():
+        flask_migrate.upgrade()
+    with LiveServer(app) as server:
+        yield server
+
+
+def import_game(page: Page, base: str, record: str) -> str:
+    """Paste ``record`` into the Import page; the URL of the imported game's table."""
+    page.goto(base + "/games/import")
+    page.fill("textarea[name=text]", record)
+    with page.expect_navigation():
+        page.click("form.import-form button[type=submit]")
+    page.wait_for_selector("#table")
+    return page.url
+
+
+def expect_seq(page: Page, kind: str, seq: int) -> None:
+    """Fail unless the table comes to show ``seq`` events (htmx sets the root's attributes
+    only when it settles, 20 ms after the swap)."""
+    try:
+        page.wait_for_function(
+            f"() => document.querySelector('#table')?.dataset.seq === '{seq}'", timeout=3000
+        )
+    except PlaywrightError:
+        shown = page.get_attribute("#table", "data-seq")
+        raise SystemExit(f"after a {kind} tap the table shows seq {shown}, not {seq}") from None
+
+
+def htmx_taps(page: Page, referee: Referee, cycles: int) -> list[dict[str, Any]]:
+    """Tap through ``cycles`` cycles with htmx; one sample (with its kind) per tap."""
+    samples: list[dict[str, Any]] = []
+    for _ in range(cycles):
+        for kind in CYCLE:
+            selector = referee.tap(kind)
+            count = len(samples)
+            page.tap(selector)
+            page.wait_for_function(f"() => window.__tap.samples.length > {count}")
+            expect_seq(page, kind, referee.seq)
+            page.wait_for_function(f"() => window.__tap.samples[{count}].settled !== undefined")
+            sample = page.evaluate(f"() => window.__tap.samples[{count}]")
+            samples.append({**sample, "kind": kind})
+    return samples
+
+
+def full_page_taps(page: Page, referee: Referee, cycles: int) -> list[dict[str, Any]]:
+    """The same cycles as plain form POSTs (htmx blocked): tap to the new page's first paint."""
+    samples: list[dict[str, Any]] = []
+    for _ in range(cycles):
+        for kind in CYCLE:
+            selector = referee.tap(kind)
+            with page.expect_navigation(wait_until="load"):
+                page.tap(selector)
+            wanted = len(samples) + 1
+            page.wait_for_function(
+                f"() => JSON.parse(sessionStorage.getItem('full-page') || '[]').length >= {wanted}"
+            )
+            total = page.evaluate("() => JSON.parse(sessionStorage.getItem('full-page')).at(-1)")
+            expect_seq(page, kind, referee.seq)
+            samples.append({"kind": kind, "total": total})
+    return samples
+
+
+def phone_page(browser: Browser, *, htmx: bool) -> Page:
+    """A new phone context with the probe installed (and htmx blocked when ``htmx`` is false)."""
+    context = browser.new_context(**PHONE)
+    context.add_init_script(PROBE)
+    if not htmx:
+        context.route("**/vendor/htmx*", lambda route: route.abort())
+    return context.new_page()
+
+
+# -- the report --------------------------------------------------------------------------
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The nearest-rank percentile (``share`` between 0 and 1)."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(share * len(ordered)) - 1)]
+
+
+def row(label: str, values: list[float]) -> str:
+    """One line of the table: count, median, p90 and max in milliseconds."""
+    return (
+        f"  {label:<22} {len(values):>4} {statistics.median(values):>8.1f} "
+        f"{percentile(values, 0.9):>8.1f} {max(values):>8.1f}"
+    )
+
+
+def header(title: str) -> None:
+    """A table heading."""
+    print(f"\n{title}")
+    print(f"  {'':<22} {'taps':>4} {'median':>8} {'p90':>8} {'max':>8}   (ms)")
+
+
+def report(htmx: list[dict[str, Any]], full: list[dict[str, Any]]) -> None:
+    """Print the figures per action kind and overall, and the verdict against the target."""
+    painted = {s["kind"]: [] for s in htmx}
+    for s in htmx:
+        painted[s["kind"]].append(s["painted"] - s["start"])
+    every = [s["painted"] - s["start"] for s in htmx]
+    header("htmx: click -> updated table painted")
+    for kind, values in painted.items():
+        print(row(kind, values))
+    print(row("all taps", every))
+    print(row("  (double rAF)", [s["doubleRaf"] - s["start"] for s in htmx]))
+    print(row("  (from the touch)", [s["painted"] - s["down"] for s in htmx if "down" in s]))
+    print(row("  (to htmx settled)", [s["settled"] - s["start"] for s in htmx]))
+    timed = [s for s in htmx if s["sent"] is not None]
+    print("  where the time goes:")
+    print(row("  click -> request", [s["sent"] - s["start"] for s in timed]))
+    print(row("  request -> response", [s["received"] - s["sent"] for s in timed]))
+    print(row("  response -> swap", [s["swapped"] - s["received"] for s in timed]))
+    print(row("  swap -> painted", [s["painted"] - s["swapped"] for s in htmx]))
+    header("full page (no htmx): click -> POST, redirect, new page's first paint")
+    by_kind: dict[str, list[float]] = {s["kind"]: [] for s in full}
+    for s in full:
+        by_kind[s["kind"]].append(s["total"])
+    for kind, values in by_kind.items():
+        print(row(kind, values))
+    print(row("all taps", [s["total"] for s in full]))
+    median, p90 = statistics.median(every), percentile(every, 0.9)
+
+    def verdict(value: float) -> str:
+        return "met" if value < TARGET_MS else "MISSED"
+
+    print(
+        f"\nTarget: the updated table on screen within {TARGET_MS:.0f} ms of a tap: "
+        f"median {median:.1f} ms ({verdict(median)}), p90 {p90:.1f} ms ({verdict(p90)}), "
+        f"max {max(every):.1f} ms."
+    )
+
+
+def main() -> None:
+    """Import the game, tap through the cycles with and without htmx, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cycles", type=int, default=10, help=f"measured cycles of {CYCLE}")
+    parser.add_argument("--full-page-cycles", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    record = start_record(args.seed)
+    began = time.perf_counter()
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        serve(Path(folder)) as server,
+        sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        page = phone_page(browser, htmx=True)
+        url = import_game(page, server.url, record)
+        referee = Referee(load_record(record))
+        htmx_taps(page, referee, 1)  # warm-up: caches, first template renders, JIT
+        htmx = htmx_taps(page, referee, args.cycles)
+        plain = phone_page(browser, htmx=False)
+        plain.goto(url)
+        full = full_page_taps(plain, referee, args.full_page_cycles)
+        browser.close()
+    print(
+        f"Chromium {CHROMIUM}, 360x640 touch phone, Werkzeug threaded server on 127.0.0.1, "
+        f"SQLite; {len(htmx)} htmx taps after a warm-up cycle, {len(full)} full-page taps; "
+        f"{time.perf_counter() - began:.1f} s in all; load average {os.getloadavg()[0]:.1f} "
+        f"on {os.cpu_count()} CPUs."
+    )
+    report(htmx, full)
+
+
+if __name__ == "__main__":
+    main()

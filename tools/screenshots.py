@@ -1,0 +1,220 @@
+"""Regenerate the README's phone screenshots in docs/screenshots/: ``make screenshots``.
+
+One deterministic game (the simulated table, fixed seed) is stored three times, cut at three
+points: mid-hand, just after a hand's settlement, and finished. Each table is photographed on a
+360x640 touch phone at device scale factor 2, in the light and the dark colour scheme. The app
+runs on a throwaway SQLite file in a temporary folder and Chromium is Debian's
+(``/usr/bin/chromium``, or ``$CHROMIUM``); no request leaves the machine (any that tries is
+stopped and reported as an error). Run from the repository root:
+``.venv/bin/python tools/screenshots.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import random
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import flask_migrate
+from flask import Flask
+from playwright.sync_api import Browser, Page, Route, sync_playwright
+
+from app import create_app
+from scorekeeper.rules import Game, Settle, Setup
+from scorekeeper.rules.events import Event
+from scorekeeper.rules.simulate import play_game
+from scorekeeper.web import store
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "browser"))
+from browsing import LiveServer  # noqa: E402
+
+OUT = ROOT / "docs" / "screenshots"
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+LAUNCH_ARGS = [
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--font-render-hinting=none",
+]
+PHONE = {
+    "viewport": {"width": 360, "height": 640},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "locale": "en-GB",
+    "timezone_id": "UTC",
+}
+PLAYERS = ["Ann", "Ben"]
+SEED = 3
+MID_HAND = 5
+"""The hand shown mid-play and, once settled, in the settlement shot."""
+MID_HAND_PLAYS = 9
+"""How many tiles are on the table in the mid-hand shot."""
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One screenshot: its file stem and the events of the game it shows."""
+
+    name: str
+    events: list[Event]
+    full_page: bool
+
+
+def whole_game() -> Game:
+    """The deterministic game every shot is cut from (2 players, All Fives, to 250)."""
+    return play_game(Setup.create(PLAYERS, "all-fives"), random.Random(SEED))
+
+
+def cut(game: Game, stop: Callable[[Game], bool]) -> list[Event]:
+    """The game's events up to the first point where ``stop`` holds for the replayed game."""
+    partial = Game(game.setup)
+    for event in game.events:
+        partial.push(event)
+        if stop(partial):
+            return list(partial.events)
+    raise SystemExit("the game never reached the point the screenshot needs")
+
+
+def mid_hand(game: Game) -> bool:
+    """Hand MID_HAND with MID_HAND_PLAYS tiles down and someone to play next."""
+    hand = game.hand
+    return (
+        hand is not None
+        and hand.number == MID_HAND
+        and len(hand.plays) == MID_HAND_PLAYS
+        and game.phase == "play"
+    )
+
+
+def settled(game: Game) -> bool:
+    """Hand MID_HAND is settled, and the next hand begun when its leader was forced.
+
+    The app begins the next hand in the same entry as the settlement when the player who
+    dominoed must lead it, so the table a player sees then has that hand's lead to enter.
+    """
+    hand = game.hand
+    if hand is None:
+        return False
+    if hand.number == MID_HAND + 1:
+        return not hand.plays
+    return (
+        hand.number == MID_HAND and isinstance(game.events[-1], Settle) and game.next_leader is None
+    )
+
+
+def shots() -> list[Shot]:
+    """The three screenshots of the README."""
+    game = whole_game()
+    if game.winner is None:
+        raise SystemExit("the seeded game has no winner: change SEED")
+    return [
+        Shot("table-mid-hand", cut(game, mid_hand), full_page=False),
+        Shot("settlement", cut(game, settled), full_page=False),
+        Shot("winner", list(game.events), full_page=False),
+    ]
+
+
+def make_app(folder: Path) -> Flask:
+    """The app on a new SQLite file in ``folder``, migrated to the latest schema."""
+    app = create_app(
+        {
+            "SECRET_KEY": "screenshots",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'screenshots.sqlite'}",
+        }
+    )
+    with app.app_context():
+        flask_migrate.upgrade()
+    return app
+
+
+def store_games(app: Flask, wanted: list[Shot]) -> dict[str, int]:
+    """Store one game per shot; its id by shot name."""
+    with app.app_context():
+        setup = whole_game().setup
+        return {shot.name: store.create(setup, shot.events).row.id for shot in wanted}
+
+
+class Offline:
+    """Lets requests to this machine through and stops (and remembers) every other one."""
+
+    def __init__(self) -> None:
+        self.escaped: list[str] = []
+
+    def route(self, route: Route) -> None:
+        """Continue a local request, abort any other."""
+        url = route.request.url
+        local = urlsplit(url).hostname in ("127.0.0.1", "localhost")
+        if local or url.startswith(("data:", "blob:", "about:")):
+            route.continue_()
+        else:
+            self.escaped.append(url)
+            route.abort()
+
+
+@contextmanager
+def phone(browser: Browser, scheme: str, offline: Offline) -> Iterator[Page]:
+    """A page on the phone in the ``light`` or ``dark`` colour scheme."""
+    context = browser.new_context(**PHONE, color_scheme=scheme, reduced_motion="reduce")
+    context.route("**/*", offline.route)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def photograph(page: Page, url: str, path: Path, full_page: bool) -> None:
+    """Open ``url``, wait until it is fully loaded and still, and save a PNG."""
+    page.goto(url, wait_until="load")
+    page.wait_for_load_state("networkidle")
+    page.evaluate("() => document.fonts.ready.then(() => undefined)")
+    page.mouse.move(0, 0)
+    page.screenshot(path=str(path), full_page=full_page, animations="disabled", caret="hide")
+
+
+def main() -> None:
+    """Store the games, serve them and photograph each table in both colour schemes."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=OUT, help="folder for the PNG files")
+    parser.add_argument("--no-dark", action="store_true", help="skip the dark-mode variants")
+    args = parser.parse_args()
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    args.out.mkdir(parents=True, exist_ok=True)
+    wanted = shots()
+    schemes = ["light"] if args.no_dark else ["light", "dark"]
+    offline = Offline()
+    with tempfile.TemporaryDirectory() as folder:
+        app = make_app(Path(folder))
+        ids = store_games(app, wanted)
+        with LiveServer(app) as server, sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+            for scheme in schemes:
+                with phone(browser, scheme, offline) as page:
+                    for shot in wanted:
+                        suffix = "" if scheme == "light" else "-dark"
+                        path = args.out / f"{shot.name}{suffix}.png"
+                        url = f"{server.url}/games/{ids[shot.name]}"
+                        photograph(page, url, path, shot.full_page)
+                        print(
+                            f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}"
+                        )
+            browser.close()
+    if offline.escaped:
+        raise SystemExit(f"requests tried to leave the machine: {offline.escaped}")
+
+
+if __name__ == "__main__":
+    main()
