@@ -30,6 +30,11 @@ SCALE = 50.0
 _TURN_AFTER_ACROSS = 7.0  # a west-east run turns once it is this long (about 4 tiles)
 _TURN_AFTER_UPDOWN = 11.0  # an up-down run may grow longer: phones scroll down, not across
 _EDGE = 9.0  # runs going west or east turn before passing this far from the lead's centre
+# With no spinner the whole layout is one line: its west-east runs turn sooner, which keeps a
+# long line about 7 tiles wide instead of 10 (tiles half as big again on a phone). With
+# spinners the arms crossing the line need the wider room to stay clear of one another.
+_LINE_TURN_AFTER_ACROSS = 4.0
+_LINE_EDGE = 6.0
 _MARGIN = 0.4
 _MARKER_R = 0.5
 _LABEL_SIZE = 0.42
@@ -157,10 +162,12 @@ class _Run:
     heading: Vec
     length: float = 0.0
     tip_double: bool = True
+    across: float = _TURN_AFTER_ACROSS
+    edge: float = _EDGE
 
     def limit(self) -> float:
         """How long the current straight run may grow before it turns a corner."""
-        return _TURN_AFTER_ACROSS if self.heading[1] == 0 else _TURN_AFTER_UPDOWN
+        return self.across if self.heading[1] == 0 else _TURN_AFTER_UPDOWN
 
     def options(self, along: float) -> list[tuple[Vec, Vec, bool]]:
         """Where something ``along`` long may go next: (start, heading, turned), best first.
@@ -178,7 +185,7 @@ class _Run:
             for h in (_clockwise(self.heading), _anticlockwise(self.heading))
         ]
         past_edge = (
-            self.heading[1] == 0 and abs(self.point[0] + self.heading[0] * along) > _EDGE + _EPS
+            self.heading[1] == 0 and abs(self.point[0] + self.heading[0] * along) > self.edge + _EPS
         )
         limit = self.limit() + (2.0 if self.tip_double else 0.0)
         if past_edge or self.length >= limit - _EPS:
@@ -319,9 +326,12 @@ def picture(layout: Layout, highlight: Collection[str] = ()) -> Picture:
     table.draw(lead, layout.arms["W"].base, box, RIGHT, None)
     if lead.spinner and lead.tile in ends:
         table.keep_spinner(box, RIGHT, ends[lead.tile])
+    line = layout.spinner_mode == "none"
+    across, edge = (_LINE_TURN_AFTER_ACROSS, _LINE_EDGE) if line else (_TURN_AFTER_ACROSS, _EDGE)
     for name, way in (("W", LEFT), ("E", RIGHT)):
         arm = layout.arms[name]
-        table.grow(_Run(name, (way[0] * half, 0.0), way), arm.base, arm.tiles, ends)
+        run = _Run(name, (way[0] * half, 0.0), way, across=across, edge=edge)
+        table.grow(run, arm.base, arm.tiles, ends)
     for spinner in layout.spinners:
         for name in spinner.ends:
             if name in layout.arms and name in table.spinner_ends:
@@ -431,23 +441,23 @@ def _title(layout: Layout) -> str:
 
 
 def _describe(layout: Layout, highlight: Collection[str]) -> list[str]:
-    """One line for the lead, one per open end, one per closed spinner, and the count."""
+    """One line for the lead, one per open end (its tiles from the inside out, the number it
+    shows), one per spinner whose arms are not open yet, and the count."""
     lead = layout.lead
     assert lead is not None
-    west = layout.arms["W"].base
     role = ", the spinner" if lead.spinner else ""
-    lines = [f"Lead: {west}-{lead.outer}{role}."]
+    lines = [f"Lead: {lead.tile.spoken}{role}."]
     for end in layout.ends():
         arm = layout.arms[end.name]
-        size = len(arm.tiles)
-        tiles = "empty" if not size else f"{size} tile{'s' if size != 1 else ''}"
+        tiles = ", ".join(placed.tile.spoken for placed in arm.tiles) or "empty"
         fits = " (the chosen tile fits here)" if end.name in highlight else ""
-        lines.append(f"{end.name} arm: {tiles}, open end shows {end.shows}{fits}.")
+        lines.append(f"{end.name} arm: {tiles}; open end shows {end.shows}{fits}.")
     for spinner in layout.spinners:
         if not spinner.opened:
             north, south = spinner.ends
             lines.append(
-                f"{north} and {south} open once both sides of the spinner {spinner.tile} are covered."
+                f"{north} and {south} open once both sides of the spinner, "
+                f"{spinner.tile.spoken}, are covered."
             )
     count = layout.count()
     scores = f"scores {count}" if count and count % 5 == 0 else "no score"

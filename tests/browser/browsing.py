@@ -1,11 +1,34 @@
-"""What the browser tests share: the live server."""
+"""What the browser tests share: the live server, and the pages (``SCREENS``) in the states\nthe ergonomics and accessibility tests visit."""
 
 from __future__ import annotations
 
+import json
+import re
 import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
+from playwright.sync_api import Locator, Page, expect
 from werkzeug.serving import make_server
+
+from scorekeeper.rules import (
+    ALL_TILES,
+    Draw,
+    Event,
+    Game,
+    Held,
+    NewHand,
+    Pass,
+    Play,
+    Settle,
+    Setup,
+    Tile,
+    parse_tile,
+)
+from scorekeeper.rules.record import load_record
+from scorekeeper.web import store
 
 
 class LiveServer:
@@ -24,3 +47,413 @@ class LiveServer:
     def __exit__(self, *exc: object) -> None:
         self.server.shutdown()
         self.thread.join(timeout=5)
+
+
+# -- the pages every ergonomics and accessibility test visits -----------------------------
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def record(
+    name: str, hands: int | None = None, drop_last: int = 0, plays: int | None = None
+) -> dict[str, Any]:
+    """A record of tests/data, cut to its first ``hands`` hands, the last hand's last
+    ``drop_last`` events dropped or the events after its first ``plays`` plays."""
+    data: dict[str, Any] = json.loads((DATA / f"{name}.json").read_text())
+    if hands is not None:
+        data["hands"] = data["hands"][:hands]
+    last = data["hands"][-1] if data["hands"] else {}
+    if drop_last:
+        last.pop("remaining", None)
+        last["events"] = last["events"][:-drop_last]
+    if plays is not None:
+        last.pop("remaining", None)
+        seen = [i for i, event in enumerate(last["events"]) if "play" in event]
+        last["events"] = last["events"][: seen[plays - 1] + 1]
+    return data
+
+
+def import_game(page: Page, base: str, data: dict[str, Any]) -> str:
+    """Import ``data`` through the import page, as a user pasting it does; the game's URL."""
+    page.goto(base + "/games/import")
+    page.fill("textarea[name=text]", json.dumps(data))
+    page.click(".import-form button[type=submit]")
+    page.wait_for_url(re.compile(r"/games/\d+$"))
+    return page.url.split("?")[0]
+
+
+def wait_for_table(page: Page, seq: str | None = None) -> None:
+    """Wait until htmx has swapped in a table (a new one, when ``seq`` was the old one's)."""
+    if seq is None:
+        page.wait_for_selector("#table")
+    else:
+        page.wait_for_function(
+            "seq => { const t = document.querySelector('#table');"
+            " return t && (t.dataset.seq !== seq || document.querySelector('#table .refusal')); }",
+            arg=seq,
+        )
+
+
+def tiles_fitting(game: Game | None, ends: int) -> list[Tile]:
+    """Tiles off the table that fit exactly ``ends`` open ends (``ends`` 2 means 2 or more)."""
+    assert game is not None and game.hand is not None
+    hand = game.hand
+    out = [t for t in ALL_TILES if t not in hand.layout.on_table]
+    if ends >= 2:
+        return [t for t in out if len(game.fits(t)) >= 2]
+    return [t for t in out if len(game.fits(t)) == ends]
+
+
+def tile_button(page: Page, t: Tile) -> Locator:
+    """The picker's button for tile ``t``."""
+    return page.locator(f'.picker button[data-tile="{t}"]')
+
+
+def select_two_end_tile(page: Page, game: Game | None) -> None:
+    """Tap a tile that fits two ends: the end buttons appear, the ends are highlighted."""
+    tile_button(page, tiles_fitting(game, 2)[0]).click()
+    page.wait_for_selector(".choose-end .end-button")
+
+
+def tap_unfitting_tile(page: Page, game: Game | None) -> None:
+    """Tap a tile that fits no end: the refusal is shown beside the picker."""
+    tile_button(page, tiles_fitting(game, 0)[0]).click()
+    page.wait_for_selector(".refusal [data-rule]")
+
+
+def play_last_tile(page: Page, game: Game | None) -> None:
+    """Play the one tile that ends the hand (it fits one end): the settlement form appears."""
+    tile_button(page, parse_tile("5-0")).click()
+    page.wait_for_selector(".settle-form")
+
+
+def import_refused(page: Page, game: Game | None) -> None:
+    """Paste a record that breaks a rule: the refusal is shown and nothing is imported."""
+    page.fill("textarea[name=text]", json.dumps(record("refused_match")))
+    page.click(".import-form button[type=submit]")
+    page.wait_for_selector(".record-refusal [data-rule]")
+
+
+def open_house_rules(page: Page, game: Game | None) -> None:
+    """Open the new game's house rules."""
+    page.click("details.house-rules summary")
+    page.wait_for_selector("details.house-rules[open]")
+
+
+@dataclass(frozen=True)
+class Screen:
+    """A page in one state: its path (below the game's page when ``game`` is given), the
+    record to import first, what to do on the page after loading it, and its HTTP status."""
+
+    name: str
+    path: str = ""
+    game: Callable[[], dict[str, Any]] | None = None
+    then: Callable[[Page, Game | None], None] | None = None
+    status: int = 200
+
+
+SCREENS: list[Screen] = [
+    Screen("home", "/"),
+    Screen("new game", "/games/new"),
+    Screen("new game, house rules open", "/games/new", then=open_house_rules),
+    Screen("import", "/games/import"),
+    Screen("import refused", "/games/import", then=import_refused),
+    Screen("lead choice", game=lambda: record("hand_seven_five_two_hands", hands=0)),
+    Screen("mid-hand", game=lambda: record("hand_first_spinner_counts")),
+    Screen(
+        "tile selected, ends highlighted",
+        game=lambda: record("hand_first_spinner_counts"),
+        then=select_two_end_tile,
+    ),
+    Screen(
+        "refusal shown",
+        game=lambda: record("hand_first_spinner_counts"),
+        then=tap_unfitting_tile,
+    ),
+    Screen(
+        "settlement form",
+        game=lambda: record("hand_seven_five_two_hands", hands=1, drop_last=1),
+        then=play_last_tile,
+    ),
+    Screen("settlement shown", game=lambda: record("hand_seven_five_two_hands", hands=1)),
+    Screen(
+        "long line, no spinner",
+        game=lambda: record("sim_fives_up_2p_no_spinner_seven_five", hands=3, plays=14),
+    ),
+    Screen("winner", game=lambda: record("sim_all_fives_2p")),
+    Screen("rulebook", "/rules"),
+    Screen("the game's rules", "/rules", game=lambda: record("hand_first_spinner_counts")),
+    Screen("the game's log", "/log", game=lambda: record("sim_all_fives_2p")),
+    Screen("score sheet", "/sheet", game=lambda: record("sim_all_fives_2p")),
+    Screen("blank score sheet", "/sheets/blank?sides=2"),
+    Screen("no such game (404)", "/games/999999", status=404),
+    Screen("no such page (404)", "/no/such/page", status=404),
+]
+"""Every page the ergonomics and accessibility tests check. A new page is one line here,
+e.g. ``Screen("rules", "/rules")`` or ``Screen("score sheet", "/sheet", game=...)``."""
+
+
+def visit(page: Page, base: str, screen: Screen) -> None:
+    """Bring ``page`` to ``screen``: import its game if any, open it, do its steps."""
+    game: Game | None = None
+    url = base + screen.path
+    if screen.game is not None:
+        data = screen.game()
+        game = load_record(json.dumps(data), unsettled_last_hand=True)
+        url = import_game(page, base, data) + screen.path
+    response = page.goto(url)
+    assert response is not None and response.status == screen.status, (screen.name, url)
+    if screen.then is not None:
+        screen.then(page, game)
+
+
+# -- playing a game by tapping, as a table does (the game-flow, import and no-JS tests) -----
+
+MIRROR = {"W": "E", "E": "W"}
+GAME_URL = re.compile(r"/games/\d+(\?.*)?$")
+
+
+def seed_game(server: LiveServer, setup: Setup, events: Sequence[Event] = ()) -> str:
+    """Store a game with ``events`` already entered (the test's starting position); its URL."""
+    with server.app.app_context():
+        loaded = store.create(setup, events)
+        return f"{server.url}/games/{loaded.row.id}"
+
+
+def start_game(
+    page: Page,
+    base: str,
+    players: Sequence[str],
+    preset: str | None = None,
+    target: int | None = None,
+    partners: bool | None = None,
+) -> TablePage:
+    """Start a game through the new-game form, the first leader left to the table."""
+    page.goto(base + "/games/new")
+    for seat, name in enumerate(players, 1):
+        page.locator(f'input[name="player{seat}"]').fill(name)
+    if preset is not None:
+        load_preset(page, preset, len(players))
+    if target is not None:
+        page.locator('input[name="target"]').fill(str(target))
+    if partners is not None:
+        page.locator('input[name="partners"]').set_checked(partners)
+    page.locator('input[name="leader"][value="table"]').check()
+    tap(page.get_by_role("button", name="Start the game"))
+    expect(page).to_have_url(GAME_URL)
+    expect(page.locator("#table")).to_have_attribute("data-phase", "lead")
+    return TablePage(page)
+
+
+def load_preset(page: Page, preset: str, players: int) -> None:
+    """Choose ``preset``: htmx reloads the form with its defaults; without JavaScript the
+    "Load the preset's defaults" button does."""
+    page.locator('select[name="preset"]').select_option(preset)
+    if not has_htmx(page):
+        page.locator("details:has([name=load]) > summary").click()
+        page.locator("[name=load]").click()
+    expect(page.locator('input[name="filled"]')).to_have_value(f"{preset}:{players}")
+
+
+def has_htmx(page: Page) -> bool:
+    """Whether htmx runs on the page (False with JavaScript turned off)."""
+    return bool(page.evaluate("() => typeof window.htmx !== 'undefined'"))
+
+
+def upload_record(page: Page, base: str, path: Path) -> None:
+    """Import the record file at ``path`` through the import page's file field."""
+    page.goto(base + "/games/import")
+    page.locator('input[type="file"][name="record"]').set_input_files(path)
+    tap(page.get_by_role("button", name="Import", exact=True))
+
+
+def touch_screen(page: Page) -> bool:
+    """Whether the page is on a touch screen (the phone)."""
+    return bool(page.evaluate("() => navigator.maxTouchPoints > 0"))
+
+
+def tap(target: Locator, touch: bool | None = None) -> None:
+    """Tap ``target`` with a finger on a touch screen, else click it."""
+    if touch is None:
+        touch = touch_screen(target.page)
+    if touch:
+        target.tap()
+    else:
+        target.click()
+
+
+class TablePage:
+    """A game's table in the browser, entered by tapping (clicking when there is no touch
+    screen); each entry waits until the page shows the game with one more event."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+        self.touch = touch_screen(page)
+        self.seq = int(self.table.get_attribute("data-seq") or "")
+
+    @property
+    def table(self) -> Locator:
+        """The table section (replaced whole by every entry)."""
+        return self.page.locator("#table")
+
+    def tap(self, target: Locator) -> None:
+        """Tap ``target`` (click it without a touch screen)."""
+        tap(target, self.touch)
+
+    def tile(self, t: Tile | str) -> Locator:
+        """The picker's button for tile ``t``."""
+        return self.page.locator(f'button[data-tile="{t}"]:not([data-end])')
+
+    def end(self, name: str) -> Locator:
+        """The button that plays the selected tile on end ``name``."""
+        return self.page.locator(f'button[data-end="{name}"]')
+
+    def action(self, name: str) -> Locator:
+        """The draw, pass or undo button."""
+        return self.page.locator(f'[data-action="{name}"]')
+
+    def score(self, side: str) -> Locator:
+        """The scoreboard's score of ``side``."""
+        return self.page.locator(f'[data-side-score="{side}"]')
+
+    def refusal(self, rule: str) -> Locator:
+        """The refusal naming rule ``rule``."""
+        return self.page.locator(f'[role="alert"]:has([data-rule="{rule}"])')
+
+    def entered(self, events: int = 1) -> None:
+        """Wait for the table with ``events`` more events than before."""
+        self.seq += events
+        expect(self.table).to_have_attribute("data-seq", str(self.seq))
+
+    def expect_unchanged(self) -> None:
+        """The table still has as many events as before."""
+        expect(self.table).to_have_attribute("data-seq", str(self.seq))
+
+    def expect_scores(self, sides: Sequence[str], scores: Sequence[int]) -> None:
+        """The scoreboard shows ``scores`` for ``sides``."""
+        for side, points in zip(sides, scores, strict=True):
+            expect(self.score(side)).to_have_text(str(points))
+
+    def expect_turn(self, name: str) -> None:
+        """It is ``name``'s turn to lead or play."""
+        expect(self.page.locator("[data-turn]")).to_have_attribute("data-turn", name)
+
+    def play(self, t: Tile | str, end: str | None = None, offered: Sequence[str] = ()) -> None:
+        """Tap tile ``t``; when it fits several ends, check the ends offered and tap ``end``."""
+        self.tap(self.tile(t))
+        if end is None:
+            self.entered()
+            return
+        buttons = self.page.locator("button[data-end]")
+        expect(buttons).to_have_count(len(offered))
+        shown = buttons.evaluate_all("buttons => buttons.map(b => b.dataset.end)")
+        assert sorted(shown) == sorted(offered)
+        self.tap(self.end(end))
+        self.entered()
+
+    def draw(self) -> None:
+        """Tap draw once: one tile leaves the boneyard; no pass is offered while one can."""
+        expect(self.action("pass")).to_have_count(0)
+        boneyard = int(self.page.locator("[data-boneyard]").get_attribute("data-boneyard") or 0)
+        self.tap(self.action("draw"))
+        self.entered()
+        expect(self.page.locator("[data-boneyard]")).to_have_attribute(
+            "data-boneyard", str(boneyard - 1)
+        )
+
+    def pass_turn(self) -> None:
+        """Tap pass, which is offered only when nothing can be drawn."""
+        expect(self.action("draw")).to_have_count(0)
+        self.tap(self.action("pass"))
+        self.entered()
+
+    def undo(self) -> None:
+        """Tap undo."""
+        self.tap(self.action("undo"))
+        self.entered(-1)
+
+    def choose_leader(self, seat: int) -> None:
+        """Open "Choose the leader" and tap the player who leads."""
+        button = self.page.locator(f'[data-leader="{seat}"]')
+        if not button.is_visible():
+            self.tap(self.page.locator("details:has([data-leader]) > summary"))
+        self.tap(button)
+        self.entered()
+
+    def settle(self, remaining: dict[int, str], events: int = 1) -> None:
+        """Type what each player holds into the settlement form and submit it."""
+        for seat, held in remaining.items():
+            self.page.locator(f'input[name="held-{seat}"]').fill(held)
+        self.tap(self.page.get_by_role("button", name=re.compile(r"^Settle hand")))
+        self.entered(events)
+
+
+def held_text(held: Held) -> str:
+    """What a player types for what they hold: "13" or "6-1 0-0"."""
+    return str(held) if isinstance(held, int) else " ".join(str(t) for t in held)
+
+
+class GameEntry:
+    """Enters a simulated game's events on a table page by tapping, checked against the
+    referee replaying the same events (``shadow``).
+
+    The page leads a tile with its high half on W: when the simulated lead was flipped
+    (low half on W), every W and E of that hand is entered mirrored."""
+
+    def __init__(self, table: TablePage, setup: Setup) -> None:
+        self.table = table
+        self.shadow = Game(setup)
+        self.mirrored = False
+
+    def enter_all(self, events: Sequence[Event]) -> None:
+        """Enter ``events`` one by one."""
+        for event in events:
+            self.enter(event)
+
+    def enter(self, event: Event) -> None:
+        """Enter one event; after a settlement check the scores against the referee's."""
+        shadow, table = self.shadow, self.table
+        if isinstance(event, NewHand):
+            if shadow.next_leader is None:
+                table.choose_leader(event.leader)
+            shadow.push(event)
+            table.expect_turn(shadow.players[event.leader])
+            self.mirrored = False
+            return
+        if isinstance(event, Play):
+            self._play(event)
+        elif isinstance(event, Draw):
+            for _ in range(event.count):
+                table.draw()
+        elif isinstance(event, Pass):
+            table.pass_turn()
+        else:
+            assert isinstance(event, Settle)
+            shadow.push(event)
+            # After a domino the app begins the next hand (its leader is known) with it.
+            follows = shadow.next_leader is not None
+            typed = {seat: held_text(held) for seat, held in event.remaining.items()}
+            table.settle(typed, 2 if follows else 1)
+            table.expect_scores(shadow.sides, shadow.scores)
+            return
+        shadow.push(event)
+        if shadow.winner is not None:
+            table.expect_scores(shadow.sides, shadow.scores)
+
+    def _play(self, play: Play) -> None:
+        hand = self.shadow.hand
+        assert hand is not None
+        if not hand.plays:
+            self.mirrored = play.flipped
+            self.table.play(play.tile)
+            return
+        fits = self.shadow.fits(play.tile)
+        if len(fits) == 1:
+            self.table.play(play.tile)
+            return
+        assert play.end is not None
+        self.table.play(play.tile, self.mirror(play.end), [self.mirror(end) for end in fits])
+
+    def mirror(self, end: str) -> str:
+        """The end as the page names it."""
+        return MIRROR.get(end, end) if self.mirrored else end

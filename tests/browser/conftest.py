@@ -120,3 +120,9 @@ def desktop(browser: Browser) -> Iterator[Page]:
 def any_page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
     """Each test runs once on the phone and once on the desktop."""
     yield from _page(browser, PHONE if request.param == "phone" else DESKTOP)
+
+
+@pytest.fixture
+def phone_no_js(browser: Browser) -> Iterator[Page]:
+    """The phone with JavaScript turned off: every form is a full page load."""
+    yield from _page(browser, {**PHONE, "java_script_enabled": False})

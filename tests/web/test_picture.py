@@ -171,6 +171,32 @@ def test_a_long_line_turns_a_corner() -> None:
     assert pic.view_box[2] / pic.view_box[3] <= 2.5
 
 
+def test_a_long_line_without_spinners_turns_and_keeps_tiles_big_on_a_phone() -> None:
+    """spinners=none: 14 tiles split over both arms turn corners instead of running across."""
+    west = [(5, 1), (1, 1), (1, 3), (3, 4), (4, 6), (6, 6), (6, 0)]
+    east = [(2, 2), (2, 6), (6, 5), (5, 5), (5, 3), (3, 0), (0, 4)]
+    plays = [
+        (halves, end)
+        for pair in zip(west, east, strict=True)
+        for halves, end in zip(pair, "WE", strict=True)
+    ]
+    layout = build("none", (5, 2), plays)
+    pic = picture(layout)
+    assert len(pic.tiles) == 15
+    for arm in ("W", "E"):
+        upright = [s for s in pic.tiles if s.arm == arm and not s.double and not s.horizontal]
+        assert upright, f"the {arm} arm never turned"
+    # At most 7 tile lengths across: a tile is about 45 px long on a 360 px phone, not 33.
+    assert pic.view_box[2] <= 7 * TILE_LENGTH
+    assert not [(a.tile, b.tile) for a, b in itertools.combinations(pic.tiles, 2) if overlap(a, b)]
+    check_markers_and_view(layout, pic)
+
+
+def test_lines_without_spinners_stay_narrow() -> None:
+    widths = [picture(layout).view_box[2] for layout in simulated_layouts("none", 12, seed=3)]
+    assert max(widths) <= 7 * TILE_LENGTH
+
+
 def test_later_spinners_open_arms_up_and_down() -> None:
     layout = build(
         "all",
@@ -198,30 +224,32 @@ def test_closed_spinner_ends_get_no_marker_until_both_sides_are_covered() -> Non
     layout = build("first", (6, 6), [((6, 3), "W")])
     pic = picture(layout)
     assert [e.name for e in pic.ends] == ["W", "E"]
-    assert "N and S open once both sides of the spinner 6-6 are covered." in pic.lines
+    assert "N and S open once both sides of the spinner, double six, are covered." in pic.lines
     layout.place(tile(6, 1), "E")
     pic = picture(layout)
     assert [(e.name, e.shows) for e in pic.ends] == [("W", 3), ("E", 1), ("N", 6), ("S", 6)]
     north = next(e for e in pic.ends if e.name == "N")
     assert north.y < shape(pic, "6-6").y
-    assert "N arm: empty, open end shows 6." in pic.lines
+    assert "N arm: empty; open end shows 6." in pic.lines
 
 
 def test_highlight_marks_only_the_named_ends() -> None:
     pic = picture(four_arms(), highlight={"W", "S"})
     assert {e.name for e in pic.ends if e.highlighted} == {"W", "S"}
     assert [e.name for e in pic.highlighted] == ["W", "S"]
-    assert "W arm: 2 tiles, open end shows 3 (the chosen tile fits here)." in pic.lines
+    assert (
+        "W arm: six-three, double three; open end shows 3 (the chosen tile fits here)." in pic.lines
+    )
 
 
 def test_description_reads_the_table() -> None:
     pic = picture(four_arms())
     assert pic.lines == [
-        "Lead: 6-6, the spinner.",
-        "W arm: 2 tiles, open end shows 3.",
-        "E arm: 1 tile, open end shows 1.",
-        "N arm: 2 tiles, open end shows 4.",
-        "S arm: 1 tile, open end shows 2.",
+        "Lead: double six, the spinner.",
+        "W arm: six-three, double three; open end shows 3.",
+        "E arm: six-one; open end shows 1.",
+        "N arm: six-four, double four; open end shows 4.",
+        "S arm: six-two; open end shows 2.",
         "Count: 17 (no score).",
     ]
     assert pic.title == "The table: 7 tiles, count 17"
@@ -318,5 +346,7 @@ def test_end_buttons_offer_only_the_ends_the_tile_fits() -> None:
         assert (b.get("type"), b.get("name"), b.get("class")) == ("submit", "end", "end-button")
         assert b.get("data-tile") == "3-2" and b.get("data-seq") == "12"
         assert (b.get("aria-label") or "").startswith(b.text or "-")
+    # The first end takes the focus when the buttons appear: Enter plays there, Tab goes on.
+    assert [b.get("autofocus") for b in buttons] == ["autofocus", None]
     nothing = picture(layout, highlight=layout.fits(tile(5, 5)))
     assert str(MACROS.end_buttons(nothing, tile(5, 5), 12)).strip() == ""

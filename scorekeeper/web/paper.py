@@ -1,0 +1,250 @@
+"""The pages that settle an argument and go on paper: the rulebook, the log with why each entry
+was judged as it was, the referee notes, and the score sheet (printable, blank, and as CSV).
+
+Every word about the rules comes from the engine (``rulebook``, ``explain``, ``notes``,
+``sheet``); these views only load the game and lay it out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from flask import Blueprint, Response, abort, render_template, request, url_for
+
+from scorekeeper.rules import Game, Play, Settle
+from scorekeeper.rules.explain import Explanation, explain_all
+from scorekeeper.rules.notes import Note, referee_notes
+from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, PRESETS
+from scorekeeper.rules.rulebook import rulebook
+from scorekeeper.rules.sheet import Tally, score_sheet, sheet_csv, tally
+from scorekeeper.web import store
+from scorekeeper.web.store import Loaded, NotFound
+
+bp = Blueprint("paper", __name__)
+
+BLANK_SIDES = ("2", "3", "4")
+BLANK_ROWS = 18
+BAD_SIDES = (
+    "A blank score sheet is for 2, 3 or 4 sides (players, or two teams): "
+    "ask for /sheets/blank?sides=2, 3 or 4."
+)
+
+
+def _load(game_id: int) -> Loaded:
+    try:
+        return store.load(game_id)
+    except NotFound:
+        abort(404, description=f"There is no game {game_id}.")
+
+
+# -- the log -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One entry of the log: how it was judged, and the referee notes that name it.
+
+    ``steps`` are a play's count, end by end, up to the total (shown on one line);
+    ``lines`` everything else the explanation says. ``notes`` are the notes about this draw
+    or pass; ``hand_notes`` (on a settlement only) every note of the hand it settles.
+    """
+
+    explanation: Explanation
+    steps: tuple[str, ...]
+    lines: tuple[str, ...]
+    notes: tuple[Note, ...]
+    hand_notes: tuple[Note, ...]
+
+    @property
+    def anchor(self) -> str:
+        """The entry's id on the log page: "e12"."""
+        return f"e{self.explanation.index}"
+
+
+@dataclass(frozen=True)
+class LogHand:
+    """The entries of one hand, in order."""
+
+    number: int
+    entries: tuple[LogEntry, ...]
+
+
+def split_steps(explanation: Explanation) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A play's count steps (up to "total ...") and the lines after them; others: no steps."""
+    if explanation.kind != "play":
+        return (), explanation.lines
+    lines = explanation.lines
+    for number, line in enumerate(lines):
+        if line.startswith("total "):
+            return lines[: number + 1], lines[number + 1 :]
+    return (), lines
+
+
+def log_hands(game: Game) -> list[LogHand]:
+    """The whole log, hand by hand, each entry with its explanation and referee notes."""
+    notes = {number: referee_notes(game, number) for number in range(1, len(game.hands) + 1)}
+    by_index: dict[int, list[Note]] = {}
+    for hand_notes in notes.values():
+        for note in hand_notes:
+            by_index.setdefault(note.index, []).append(note)
+    hands: dict[int, list[LogEntry]] = {}
+    for explanation in explain_all(game):
+        steps, lines = split_steps(explanation)
+        settled = explanation.kind == "settle"
+        entry = LogEntry(
+            explanation,
+            steps,
+            lines,
+            tuple(by_index.get(explanation.index, ())),
+            tuple(notes[explanation.hand]) if settled else (),
+        )
+        hands.setdefault(explanation.hand, []).append(entry)
+    return [LogHand(number, tuple(entries)) for number, entries in hands.items()]
+
+
+def last_index(game: Game, kind: str) -> int | None:
+    """The index in the log of the last play ("play") or settlement ("settle"), or None."""
+    wanted = Play if kind == "play" else Settle
+    for index in range(len(game.events) - 1, -1, -1):
+        if isinstance(game.events[index], wanted):
+            return index
+    return None
+
+
+@bp.app_template_global()
+def why_url(game_id: int, index: int | None) -> str:
+    """The log page opened at entry ``index`` (the whole log when None)."""
+    if index is None:
+        return url_for("paper.log", game_id=game_id)
+    return url_for("paper.log", game_id=game_id, open=index, _anchor=f"e{index}")
+
+
+@bp.app_template_global()
+def why_index(game: Game, kind: str) -> int | None:
+    """For templates: the log index of the game's last play or settlement."""
+    return last_index(game, kind)
+
+
+@bp.app_template_global()
+def hand_notes(game: Game, hand_number: int) -> list[Note]:
+    """For templates: the referee notes of a settled hand (none without tiles held)."""
+    return referee_notes(game, hand_number)
+
+
+@bp.app_template_global()
+def rule_url(rule: str, game_id: int | None = None) -> str:
+    """Where a rule id is explained: the game's rules page, or the general one."""
+    if game_id is None:
+        return url_for("paper.rules", _anchor=f"rule-{rule}")
+    return url_for("paper.game_rules", game_id=game_id, _anchor=f"rule-{rule}")
+
+
+@bp.get("/games/<int:game_id>/log")
+def log(game_id: int) -> str:
+    """The game's whole log; every entry opens to show how the referee judged it."""
+    loaded = _load(game_id)
+    opened = request.args.get("open", type=int)
+    return render_template(
+        "log.html",
+        game_id=game_id,
+        game=loaded.game,
+        hands=log_hands(loaded.game),
+        opened=opened,
+    )
+
+
+# -- the rulebook --------------------------------------------------------------------------
+
+
+@bp.get("/rules")
+def rules() -> str:
+    """Every preset, every house rule and its values, and every rule id a refusal names."""
+    return render_template("rules.html", book=rulebook(), game=None, game_id=None)
+
+
+@bp.get("/games/<int:game_id>/rules")
+def game_rules(game_id: int) -> str:
+    """The preset and house rules a game is played by, marking what differs from the preset."""
+    game = _load(game_id).game
+    book = rulebook(game.rules, game.setup.partners)
+    return render_template("rules.html", book=book, game=game, game_id=game_id)
+
+
+# -- the score sheet -----------------------------------------------------------------------
+
+
+def played_on(loaded: Loaded) -> date:
+    """The day the game was started (UTC)."""
+    return loaded.row.created_at.date()
+
+
+def long_date(day: date) -> str:
+    """ "7 March 2025"."""
+    return f"{day.day} {day:%B %Y}"
+
+
+def _counted(count: int, word: str, plural: str) -> str:
+    return f"{count} {word if count == 1 else plural}"
+
+
+@bp.app_template_filter("tally_words")
+def tally_words(marks: Tally) -> str:
+    """A tally in words for screen readers: "65, drawn as 1 house, 1 cross and 1 stroke"."""
+    parts = []
+    if marks.houses:
+        parts.append(_counted(marks.houses, "house", "houses"))
+    if marks.crosses:
+        parts.append(_counted(marks.crosses, "cross", "crosses"))
+    if marks.strokes:
+        parts.append(_counted(marks.strokes, "stroke", "strokes"))
+    if marks.rest:
+        parts.append(f"{marks.rest} more")
+    text = str(marks.value)
+    if parts:
+        text += ", drawn as " + (", ".join(parts[:-1]) + " and " if len(parts) > 1 else "")
+        text += parts[-1]
+    return text
+
+
+@bp.get("/games/<int:game_id>/sheet")
+def sheet(game_id: int) -> str:
+    """The printable score sheet: header, one row per hand, the winner and the tallies."""
+    loaded = _load(game_id)
+    paper = score_sheet(loaded.game, played_on(loaded))
+    tallies = [tally(score) for score in paper.scores]
+    return render_template(
+        "sheet.html",
+        game_id=game_id,
+        sheet=paper,
+        tallies=tallies,
+        played_on=long_date(played_on(loaded)),
+    )
+
+
+@bp.get("/games/<int:game_id>/sheet.csv")
+def sheet_as_csv(game_id: int) -> Response:
+    """The score sheet's rows as CSV: one row per hand, each side's plays, settlement, total."""
+    loaded = _load(game_id)
+    body = sheet_csv(score_sheet(loaded.game, played_on(loaded)))
+    response = Response(body, mimetype="text/csv")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="all-fives-game-{game_id}-sheet.csv"'
+    )
+    return response
+
+
+@bp.get("/sheets/blank")
+def blank_sheet() -> tuple[str, int]:
+    """An empty score sheet for 2, 3 or 4 sides, to fill in by hand."""
+    sides = request.args.get("sides", "2")
+    if sides not in BLANK_SIDES:
+        page = render_template("error.html", code=400, title="Bad request", explanation=BAD_SIDES)
+        return page, 400
+    return render_template(
+        "blank_sheet.html",
+        sides=int(sides),
+        rows=BLANK_ROWS,
+        presets=[(preset, PRESET_TITLES[preset]) for preset in PRESETS],
+        house_rules=HOUSE_RULES,
+    ), 200

@@ -1,0 +1,92 @@
+"""Accessibility: axe-core finds nothing serious on any page, in light or dark mode; tiles have
+spoken names; the layout picture has a text equivalent naming each arm and its open end."""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from typing import Any
+
+import pytest
+from browsing import SCREENS, LiveServer, Screen, import_game, record, visit
+from playwright.sync_api import Page, expect
+
+from scorekeeper.rules import ALL_TILES
+from scorekeeper.rules.record import load_record
+
+AXE = files("axe_playwright_python").joinpath("axe.min.js")
+BLOCKING = ("serious", "critical")
+
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """Run axe-core (shipped inside the axe-playwright-python wheel) on the page as it is."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    result: dict[str, Any] = page.evaluate("async () => await axe.run(document)")
+    return [v for v in result["violations"] if v["impact"] in BLOCKING]
+
+
+def explain(violations: list[dict[str, Any]]) -> str:
+    """Rule id, help and the failing nodes' targets, one violation per paragraph."""
+    parts = []
+    for v in violations:
+        nodes = "\n".join(
+            f"    {json.dumps(n['target'])}: {n.get('failureSummary', '')}" for n in v["nodes"]
+        )
+        parts.append(f"{v['id']} ({v['impact']}): {v['help']}\n{nodes}")
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: s.name)
+def test_axe_finds_nothing_serious(
+    live_server: LiveServer, phone: Page, screen: Screen, scheme: str
+) -> None:
+    phone.emulate_media(color_scheme=scheme)
+    visit(phone, live_server.url, screen)
+    violations = axe_violations(phone)
+    assert not violations, f"{screen.name}, {scheme}:\n{explain(violations)}"
+
+
+def test_axe_finds_nothing_serious_on_the_desktop(live_server: LiveServer, desktop: Page) -> None:
+    game = next(s for s in SCREENS if s.name == "tile selected, ends highlighted")
+    visit(desktop, live_server.url, game)
+    violations = axe_violations(desktop)
+    assert not violations, explain(violations)
+
+
+def test_tiles_have_spoken_names(live_server: LiveServer, phone: Page) -> None:
+    screen = next(s for s in SCREENS if s.name == "tile selected, ends highlighted")
+    visit(phone, live_server.url, screen)
+    expect(phone.get_by_role("button", name="6-4, six-four, on the table")).to_be_disabled()
+    expect(phone.get_by_role("button", name="5-5, double five", exact=True)).to_be_enabled()
+    expect(phone.get_by_role("button", name="1-0, one-blank", exact=True)).to_be_visible()
+    # The tile being played, in the prompt, and the end buttons say which tile goes where.
+    expect(phone.locator(".choose-end .prompt").get_by_role("img", name="five-one")).to_be_visible()
+    expect(phone.get_by_role("button", name="W shows 1: play five-one there")).to_be_visible()
+    labels = phone.locator(".picker .tile-button").evaluate_all(
+        "buttons => buttons.map(b => b.getAttribute('aria-label'))"
+    )
+    assert [label.removesuffix(", on the table") for label in labels] == [
+        f"{t}, {t.spoken}" for t in ALL_TILES
+    ]
+
+
+def test_the_layout_picture_has_a_text_equivalent(live_server: LiveServer, phone: Page) -> None:
+    data = record("hand_first_spinner_counts")
+    game = load_record(json.dumps(data))
+    assert game.hand is not None
+    import_game(phone, live_server.url, data)
+    picture = phone.get_by_role("img", name="The table: 8 tiles, count 5")
+    expect(picture).to_be_visible()
+    description = picture.get_attribute("aria-describedby")
+    assert description
+    lines = phone.locator(f"#{description} li").all_inner_texts()
+    ends = game.hand.layout.ends()
+    assert len(ends) == 4
+    for end in ends:
+        line = next(line for line in lines if line.startswith(f"{end.name} arm:"))
+        assert line.endswith(f"open end shows {end.shows}.")
+    assert "W arm: six-three, double three, three-one; open end shows 1." in lines
+    assert lines[0] == "Lead: double six, the spinner."
+    assert lines[-1] == "Count: 5 (scores 5)."

@@ -1,0 +1,198 @@
+"""Phone ergonomics: every page fits 360 px without sideways scrolling, every tap target is
+44x44 CSS px, body text is 16 px, the scores and count stay in view while choosing a tile,
+a play takes one or two taps, portrait and landscape both work, dark mode follows the system."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from browsing import (
+    SCREENS,
+    LiveServer,
+    Screen,
+    import_game,
+    record,
+    tile_button,
+    tiles_fitting,
+    visit,
+    wait_for_table,
+)
+from playwright.sync_api import Page
+
+from scorekeeper.rules.record import load_record
+
+MIN_TARGET = 44
+MIN_TEXT = 16
+
+# The interactive elements a finger must hit, with their size (a radio button or checkbox
+# counts with its label, which toggles it too).
+TARGETS_JS = """() => {
+  const shown = e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden'; };
+  const out = [];
+  for (const e of document.querySelectorAll('button, a[href], input, select, textarea, summary')) {
+    if (e.type === 'hidden' || !shown(e) || e.closest('.visually-hidden')) continue;
+    let boxes = [e.getBoundingClientRect()];
+    if (e.labels) boxes = boxes.concat([...e.labels].filter(shown).map(l => l.getBoundingClientRect()));
+    const best = boxes.reduce((a, b) => Math.min(b.width, b.height) > Math.min(a.width, a.height) ? b : a);
+    const name = (e.getAttribute('aria-label') || e.textContent || e.name || e.tagName).trim();
+    out.push({what: e.tagName.toLowerCase() + ' "' + name.slice(0, 40) + '"',
+              width: best.width, height: best.height});
+  }
+  return out;
+}"""
+
+# Every element with its own visible text, and its computed font size.
+TEXT_JS = """() => {
+  const out = [];
+  for (const e of document.body.querySelectorAll('*')) {
+    if (e.closest('svg, .visually-hidden, .table-picture__text')) continue;
+    const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    out.push({what: e.tagName.toLowerCase() + '.' + e.className + ' "' + e.textContent.trim().slice(0, 30) + '"',
+              size: parseFloat(getComputedStyle(e).fontSize)});
+  }
+  return out;
+}"""
+
+
+def luminance(css_colour: str) -> float:
+    """Relative luminance (WCAG) of an ``rgb(...)``/``rgba(...)`` colour."""
+    parts = css_colour[css_colour.index("(") + 1 : css_colour.index(")")].replace(",", " ").split()
+    channels = [float(p) / 255 for p in parts[:3]]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+@pytest.fixture(params=["portrait", "landscape"])
+def held_phone(request: pytest.FixtureRequest, phone: Page) -> Page:
+    """The phone held upright (360x640) and turned sideways (640x360)."""
+    if request.param == "landscape":
+        phone.set_viewport_size({"width": 640, "height": 360})
+    return phone
+
+
+def problems_on(page: Page) -> list[str]:
+    """What is wrong for a thumb on the page as it is: sideways scroll, small targets, small text."""
+    found = []
+    scroll, client = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    if scroll > client:
+        found.append(f"scrolls sideways: {scroll} px of content in {client} px")
+    for t in page.evaluate(TARGETS_JS):
+        if t["width"] < MIN_TARGET - 0.5 or t["height"] < MIN_TARGET - 0.5:
+            found.append(f"small target {t['what']}: {t['width']:.0f}x{t['height']:.0f}")
+    for t in page.evaluate(TEXT_JS):
+        if t["size"] < MIN_TEXT - 0.01:
+            found.append(f"small text {t['what']}: {t['size']} px")
+    return found
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: s.name)
+def test_every_page_fits_a_phone(live_server: LiveServer, held_phone: Page, screen: Screen) -> None:
+    visit(held_phone, live_server.url, screen)
+    problems = problems_on(held_phone)
+    assert not problems, f"{screen.name}:\n" + "\n".join(problems)
+
+
+def in_view(page: Page, selector: str) -> list[bool]:
+    """For each element matching ``selector``: whether it lies wholly inside the viewport."""
+    return page.locator(selector).evaluate_all(
+        """els => els.map(e => { const r = e.getBoundingClientRect();
+             return r.width > 0 && r.top >= 0 && r.left >= 0
+               && r.bottom <= innerHeight && r.right <= innerWidth; })"""
+    )
+
+
+def uncovered(page: Page, selector: str) -> bool:
+    """Whether the first element matching ``selector`` is in view and on top at its centre."""
+    return page.locator(selector).first.evaluate(
+        """e => { const r = e.getBoundingClientRect();
+             const x = r.left + r.width / 2, y = r.top + r.height / 2;
+             if (y < 0 || y > innerHeight || x < 0 || x > innerWidth) return false;
+             const hit = document.elementFromPoint(x, y); return !!hit && e.contains(hit); }"""
+    )
+
+
+@pytest.mark.parametrize("where", ["first", "last"])
+def test_scores_and_count_stay_in_view_while_choosing_a_tile(
+    live_server: LiveServer, held_phone: Page, where: str
+) -> None:
+    data = record("hand_first_spinner_counts")
+    import_game(held_phone, live_server.url, data)
+    tiles = held_phone.locator(".picker .tile-button")
+    getattr(tiles, where).scroll_into_view_if_needed()
+    assert held_phone.evaluate("scrollY") > 0, "the picker was in view without scrolling"
+    assert in_view(held_phone, "[data-side-score]") == [True, True]
+    assert in_view(held_phone, "[data-count]") == [True]
+    assert held_phone.locator("[data-count]").get_attribute("data-count") == "5"
+    # The tile scrolled to is not hidden under the scoreboard: it can be tapped.
+    assert uncovered(held_phone, f".picker .tile-button >> nth={0 if where == 'first' else -1}")
+
+
+def test_a_tile_fitting_two_ends_is_played_in_two_taps(
+    live_server: LiveServer, held_phone: Page
+) -> None:
+    data = record("hand_first_spinner_counts")
+    game = load_record(json.dumps(data))
+    import_game(held_phone, live_server.url, data)
+    chosen = tiles_fitting(game, 2)[0]
+    seq = held_phone.locator("#table").get_attribute("data-seq")
+    tile_button(held_phone, chosen).tap()  # tap 1
+    held_phone.wait_for_selector(".choose-end .end-button")
+    assert held_phone.locator("#table").get_attribute("data-seq") == seq, "nothing played yet"
+    # The end buttons are there to tap, in view and not under the scoreboard, and the
+    # scores and count are still in view.
+    assert uncovered(held_phone, ".choose-end .end-button")
+    assert in_view(held_phone, "[data-side-score]") == [True, True]
+    assert in_view(held_phone, "[data-count]") == [True]
+    end = game.fits(chosen)[0]
+    held_phone.locator(f'.choose-end .end-button[data-end="{end}"]').tap()  # tap 2
+    wait_for_table(held_phone, seq)
+    placed = held_phone.locator(f'.table-picture g.table-tile[data-tile="{chosen}"]')
+    assert placed.get_attribute("data-arm") == end
+    assert held_phone.locator(".choose-end").count() == 0
+
+
+def test_a_tile_fitting_one_end_is_played_in_one_tap(
+    live_server: LiveServer, held_phone: Page
+) -> None:
+    data = record("hand_first_spinner_counts")
+    game = load_record(json.dumps(data))
+    import_game(held_phone, live_server.url, data)
+    chosen = tiles_fitting(game, 1)[0]
+    end = game.fits(chosen)[0]
+    seq = held_phone.locator("#table").get_attribute("data-seq")
+    tile_button(held_phone, chosen).tap()
+    wait_for_table(held_phone, seq)
+    placed = held_phone.locator(f'.table-picture g.table-tile[data-tile="{chosen}"]')
+    assert placed.get_attribute("data-arm") == end
+    assert held_phone.locator(".refusal").count() == 0
+
+
+@pytest.mark.parametrize(
+    "screen",
+    [s for s in SCREENS if s.name in ("home", "tile selected, ends highlighted", "winner")],
+    ids=lambda s: s.name,
+)
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_colours_follow_the_system_setting(
+    live_server: LiveServer, phone: Page, screen: Screen, scheme: str
+) -> None:
+    phone.emulate_media(color_scheme=scheme)
+    visit(phone, live_server.url, screen)
+    surfaces = phone.evaluate(
+        """() => [document.body, ...document.querySelectorAll('.side, .tile-button, .settle, .winner-banner, details, input, select, textarea')]
+           .map(e => [e.className || e.tagName, getComputedStyle(e).backgroundColor, getComputedStyle(e).color])"""
+    )
+    for what, background, text in surfaces:
+        if background.startswith("rgba") and background.endswith(", 0)"):
+            continue  # transparent: the body's colour shows
+        if scheme == "dark":
+            assert luminance(background) < 0.1 and luminance(text) > 0.4, (what, background, text)
+        else:
+            assert luminance(background) > 0.6 and luminance(text) < 0.1, (what, background, text)
