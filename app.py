@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 from collections.abc import Mapping
@@ -37,6 +38,25 @@ def _ensure_secret_key(app: Flask) -> None:
     app.config["SECRET_KEY"] = key
 
 
+def _versioned_static(app: Flask) -> None:
+    """Static URLs carry a hash of the file's content, so browsers may keep them a year."""
+    versions: dict[tuple[str, float], str] = {}
+
+    @app.url_defaults
+    def add_version(endpoint: str, values: dict[str, Any]) -> None:
+        if endpoint != "static" or "filename" not in values or "v" in values:
+            return
+        path = os.path.join(app.static_folder or "", values["filename"])
+        try:
+            key = (path, os.path.getmtime(path))
+        except OSError:
+            return
+        if key not in versions:
+            with open(path, "rb") as static_file:
+                versions[key] = hashlib.sha256(static_file.read()).hexdigest()[:12]
+        values["v"] = versions[key]
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Create the app: configuration from the instance folder and the environment."""
     app = Flask(
@@ -51,6 +71,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         SQLALCHEMY_DATABASE_URI="sqlite:///"
         + os.path.join(app.instance_path, "scorekeeper.sqlite"),
         MAX_CONTENT_LENGTH=MAX_BODY,
+        SEND_FILE_MAX_AGE_DEFAULT=365 * 24 * 3600,
         MIGRATIONS_DIRECTORY=os.path.join(app.root_path, "migrations"),
     )
     if test_config is None:
@@ -62,6 +83,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    _versioned_static(app)
     extensions.init_app(app)
     views.init_app(app)
     app.register_blueprint(paper.bp)

@@ -7,8 +7,8 @@ import random
 from html import unescape
 
 import pytest
-from conftest import Table, new_game, side_scores
 from webforms import form_for, press
+from webtable import Table, new_game, side_scores
 
 from scorekeeper.rules import Draw, Game, NewHand, Pass, Play, Settle, Setup
 from scorekeeper.rules.simulate import play_game

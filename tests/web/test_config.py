@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -29,3 +30,13 @@ def test_sqlite_in_the_instance_folder_is_the_default(monkeypatch: pytest.Monkey
     app = create_app()
     assert app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite:///")
     assert app.config["SQLALCHEMY_DATABASE_URI"].endswith("instance/scorekeeper.sqlite")
+
+
+def test_static_files_are_cached_behind_a_content_hash(client) -> None:
+    page = client.get("/").get_data(as_text=True)
+    href = re.search(r'href="(/static/css/app\.css\?v=[0-9a-f]{12})"', page)
+    assert href, "the stylesheet link carries a version"
+    response = client.get(href.group(1))
+    assert response.status_code == 200
+    assert response.cache_control.max_age == 365 * 24 * 3600
+    assert '<link rel="icon"' in page

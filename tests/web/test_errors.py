@@ -7,7 +7,7 @@ from pathlib import Path
 
 import flask_migrate
 import pytest
-from conftest import new_game, page_seq
+from webtable import new_game, page_seq
 
 from app import create_app
 

@@ -6,8 +6,8 @@ import random
 import re
 from html import unescape
 
-from conftest import Table, import_record, new_game, side_scores
 from webforms import form_for, press
+from webtable import Table, import_record, new_game, side_scores
 
 from scorekeeper.rules import Game, Pass, Play, Settle, Setup
 from scorekeeper.rules.record import write_record

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from conftest import new_game
 from webforms import form_for
+from webtable import new_game
 
 
 def exported(client, table) -> dict:

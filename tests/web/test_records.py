@@ -7,7 +7,7 @@ import json
 import random
 from html import unescape
 
-from conftest import import_record, side_scores
+from webtable import import_record, side_scores
 
 from scorekeeper.rules import Setup
 from scorekeeper.rules.record import write_record

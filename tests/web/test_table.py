@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from html import unescape
 
-from conftest import Table, import_record, new_game, page_seq, side_scores
+from webtable import Table, import_record, new_game, page_seq, side_scores
 
 
 def started(client, players=("Ann", "Bob"), leader: int = 0, **fields: str) -> Table:

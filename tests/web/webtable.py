@@ -1,0 +1,100 @@
+"""Using a game's table through its forms, as a browser without JavaScript does."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from typing import Any
+
+from flask.testing import FlaskClient
+from webforms import form_for
+from werkzeug.test import TestResponse
+
+_SEQ = re.compile(r'name="seq" value="(\d+)"')
+_SCORE = re.compile(r'data-side-score="([^"]+)">(-?\d+)<')
+
+
+def page_seq(html: str) -> int:
+    """The ``seq`` the page's entry forms carry."""
+    found = set(_SEQ.findall(html))
+    assert len(found) == 1, f"expected one seq on the page, got {found}"
+    return int(found.pop())
+
+
+def side_scores(html: str) -> dict[str, int]:
+    """The scores the scoreboard shows, by side name."""
+    return {unescape(name): int(score) for name, score in _SCORE.findall(html)}
+
+
+class Table:
+    """A game's table driven through its forms, as a browser without JavaScript drives it."""
+
+    def __init__(self, client: FlaskClient, game_id: int, htmx: bool = False) -> None:
+        self.client = client
+        self.game_id = game_id
+        self.htmx = htmx
+        self.url = f"/games/{game_id}"
+
+    def page(self) -> str:
+        """The table page as it is now."""
+        response = self.client.get(self.url)
+        assert response.status_code == 200
+        return response.get_data(as_text=True)
+
+    def seq(self) -> int:
+        """The seq the page carries now."""
+        return page_seq(self.page())
+
+    def post(self, action: str, data: dict[str, Any], seq: int | None = None) -> TestResponse:
+        """Submit an entry form as the page renders it (its seq unless one is given)."""
+        form = {"seq": str(self.seq() if seq is None else seq), **data}
+        headers = {"HX-Request": "true"} if self.htmx else {}
+        return self.client.post(f"{self.url}/{action}", data=form, headers=headers)
+
+    def play(self, tile: str, end: str | None = None) -> TestResponse:
+        """Tap a tile, then (if given) an end."""
+        data = {"tile": tile} if end is None else {"tile": tile, "end": end}
+        return self.post("play", data)
+
+    def scores(self) -> dict[str, int]:
+        """The scoreboard's scores."""
+        return side_scores(self.page())
+
+
+def new_game(client: FlaskClient, players: list[str], **fields: str) -> Table:
+    """Start a game through the new-game form as a browser submits it; return its table.
+
+    ``fields`` are typed over the form's pre-filled values (``leader`` defaults to "table").
+    """
+    form = form_for(client.get("/games/new").get_data(as_text=True), "/games/new")
+    typed = {f"player{seat}": name for seat, name in enumerate(players, 1)}
+    if "preset" in fields:
+        # Choose the preset and press "Load the preset's defaults", as without JavaScript.
+        load = form.data(form.button(name="load"), **typed, preset=fields["preset"])
+        page = client.post("/games/new", data=load)
+        assert page.status_code == 200
+        form = form_for(page.get_data(as_text=True), "/games/new")
+    typed.setdefault("leader", "table")
+    typed.update(fields)
+    data = form.data(form.button(name="start"), **typed)
+    if len(players) != 4 or data.get("partners") in ("", None):
+        data.pop("partners", None)
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    game_id = int(response.headers["Location"].split("/games/")[1].split("?")[0])
+    return Table(client, game_id)
+
+
+def import_record(client: FlaskClient, record: dict[str, Any]) -> Table:
+    """Create a game by importing ``record`` through the import form; return its table."""
+    import io
+    import json
+
+    body = json.dumps(record).encode()
+    response = client.post(
+        "/games/import",
+        data={"record": (io.BytesIO(body), "game.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return Table(client, int(response.headers["Location"].rsplit("/", 1)[1]))
