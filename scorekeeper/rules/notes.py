@@ -94,7 +94,9 @@ def referee_notes(game: Game, hand_number: int) -> list[Note]:
     last_draw = {
         event.player: i for i in range(start, stop) if isinstance(event := game.events[i], Draw)
     }
-    replayed = Game(game.setup, game.events[:start])
+    # A hand's layout depends only on its own events: replay the hand alone, from its lead.
+    # Scores start lower than in the real game, so no immediate win can cut it short.
+    replayed = Game(game.setup)
     notes: list[Note] = []
     number = 0
     for index in range(start, stop - 1):
