@@ -105,7 +105,9 @@ def referee_notes(game: Game, hand_number: int) -> list[Note]:
             number += 1
             checkable = isinstance(event, Pass) or last_draw.get(event.player) == index
             if checkable and event.player in tiles:
-                notes.extend(_check(replayed, index, number, event, tiles[event.player]))
+                notes.extend(
+                    _check(replayed, hand_number, index, number, event, tiles[event.player])
+                )
         elif not isinstance(event, NewHand):
             number += 1
         replayed.push(event)
@@ -113,7 +115,12 @@ def referee_notes(game: Game, hand_number: int) -> list[Note]:
 
 
 def _check(
-    game: Game, index: int, number: int, event: Draw | Pass, held: tuple[Tile, ...]
+    game: Game,
+    hand_number: int,
+    index: int,
+    number: int,
+    event: Draw | Pass,
+    held: tuple[Tile, ...],
 ) -> list[Note]:
     """Notes for the tiles in ``held`` that fitted an open end when ``event`` was entered."""
     hand = game.hand
@@ -127,7 +134,7 @@ def _check(
         if ends:
             message = _message(number, name, action, tile, ends)
             notes.append(
-                Note(index, hand.number, number, event.player, action, tile, ends, message)
+                Note(index, hand_number, number, event.player, action, tile, ends, message)
             )
     return notes
 
