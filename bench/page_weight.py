@@ -16,9 +16,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import logging
-import os
 import random
-import shutil
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -35,19 +33,9 @@ from scorekeeper.web import store
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from browsing import LiveServer  # noqa: E402
+from browsing import CHROMIUM, LAUNCH_ARGS, PHONE, LiveServer  # noqa: E402
 
 TARGET_BYTES = 100 * 1024
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-LAUNCH_ARGS = [
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
-PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
 LOCAL_HOSTS = ("127.0.0.1", "localhost")
 
 

@@ -49,7 +49,6 @@ import logging
 import math
 import os
 import random
-import shutil
 import statistics
 import sys
 import tempfile
@@ -71,19 +70,9 @@ from scorekeeper.rules.simulate import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from browsing import LiveServer  # noqa: E402
+from browsing import CHROMIUM, LAUNCH_ARGS, PHONE, LiveServer  # noqa: E402
 
 TARGET_MS = 100.0
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-LAUNCH_ARGS = [
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
-PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
 CYCLE = ("play", "draw", "play", "undo", "undo", "undo")
 """One cycle of taps; it leaves the game as it found it, so cycles can repeat."""
 

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import random
-import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
@@ -36,19 +34,11 @@ from scorekeeper.web import store
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from browsing import LiveServer  # noqa: E402
+from browsing import CHROMIUM, LiveServer  # noqa: E402
+from browsing import LAUNCH_ARGS as BROWSER_ARGS  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-LAUNCH_ARGS = [
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-    "--font-render-hinting=none",
-]
+LAUNCH_ARGS = [*BROWSER_ARGS, "--font-render-hinting=none"]
 PHONE = {
     "viewport": {"width": 360, "height": 640},
     "device_scale_factor": 2,

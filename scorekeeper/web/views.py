@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from flask import (
     Blueprint,
@@ -184,28 +184,27 @@ def play(game_id: int) -> Answer:
     return _commit(game_id, form.seq.data, [Play(seat, chosen, end)], "picker")
 
 
-@bp.post("/games/<int:game_id>/draw")
-def draw(game_id: int) -> Answer:
-    """The player to play draws one tile from the boneyard."""
+def _by_player_to_play(game_id: int, event: Callable[[int], Event]) -> Answer:
+    """Enter ``event(seat)`` for the player whose turn it is (a draw or a pass)."""
     loaded = _load(game_id)
     form = EntryForm()
     if not form.validate():
         return _incomplete(loaded)
     hand = loaded.game.hand
     seat = hand.turn if hand is not None else 0
-    return _commit(game_id, form.seq.data, [Draw(seat, 1)], "actions")
+    return _commit(game_id, form.seq.data, [event(seat)], "actions")
+
+
+@bp.post("/games/<int:game_id>/draw")
+def draw(game_id: int) -> Answer:
+    """The player to play draws one tile from the boneyard."""
+    return _by_player_to_play(game_id, lambda seat: Draw(seat, 1))
 
 
 @bp.post("/games/<int:game_id>/pass")
 def pass_turn(game_id: int) -> Answer:
     """The player to play passes: they cannot play and nothing can be drawn."""
-    loaded = _load(game_id)
-    form = EntryForm()
-    if not form.validate():
-        return _incomplete(loaded)
-    hand = loaded.game.hand
-    seat = hand.turn if hand is not None else 0
-    return _commit(game_id, form.seq.data, [Pass(seat)], "actions")
+    return _by_player_to_play(game_id, Pass)
 
 
 @bp.post("/games/<int:game_id>/undo")

@@ -1,9 +1,13 @@
-"""What the browser tests share: the live server, and the pages (``SCREENS``) in the states\nthe ergonomics and accessibility tests visit."""
+"""What the browser tests share, with the benchmarks and the screenshot tool: Debian's Chromium
+and how to launch it, the live server, and the pages (``SCREENS``) in the states the ergonomics
+and accessibility tests visit."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -29,6 +33,21 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.record import load_record
 from scorekeeper.web import store
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+"""Debian's Chromium: Playwright cannot download a browser of its own here."""
+LAUNCH_ARGS = [
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+"""Without the background-networking flags Chromium keeps trying to reach the internet."""
+PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
+PHONE_LANDSCAPE = {"viewport": {"width": 640, "height": 360}, "is_mobile": True, "has_touch": True}
+DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
 class LiveServer:
@@ -205,6 +224,8 @@ def visit(page: Page, base: str, screen: Screen) -> None:
     assert response is not None and response.status == screen.status, (screen.name, url)
     if screen.then is not None:
         screen.then(page, game)
+    # A step may have loaded a new page: measure it only once its stylesheets apply.
+    page.wait_for_load_state("load")
 
 
 # -- playing a game by tapping, as a table does (the game-flow, import and no-JS tests) -----

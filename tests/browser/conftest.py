@@ -7,25 +7,19 @@ Without Chromium these tests are skipped with a note on how to install it, excep
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browsing import LiveServer
+from browsing import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE, LiveServer
 from playwright.sync_api import Browser, Page, Route
 
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 HAVE_CHROMIUM = Path(CHROMIUM).exists()
 INSTALL_HINT = (
     "Chromium is missing: install it with `sudo apt-get install chromium` to run the browser tests."
 )
-
-PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
-PHONE_LANDSCAPE = {"viewport": {"width": 640, "height": 360}, "is_mobile": True, "has_touch": True}
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -47,14 +41,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     return {
         **browser_type_launch_args,
         "executable_path": CHROMIUM,
-        "args": [
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--no-first-run",
-            "--disable-sync",
-            "--disable-dev-shm-usage",
-        ],
+        "args": LAUNCH_ARGS,
     }
 
 
