@@ -23,17 +23,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import flask_migrate
 from playwright.sync_api import Response, Route, sync_playwright
 
-from app import create_app
 from scorekeeper.rules import Game, Setup
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web import store
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from browsing import CHROMIUM, LAUNCH_ARGS, PHONE, LiveServer  # noqa: E402
+from browsing import CHROMIUM, LAUNCH_ARGS, PHONE, LiveServer, migrated_app  # noqa: E402
 
 TARGET_BYTES = 100 * 1024
 LOCAL_HOSTS = ("127.0.0.1", "localhost")
@@ -96,14 +94,8 @@ def main() -> None:
             route.abort()
 
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app(
-            {
-                "SECRET_KEY": "bench",
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{Path(folder) / 'bench.sqlite'}",
-            }
-        )
+        app = migrated_app(Path(folder) / "bench.sqlite")
         with app.app_context():
-            flask_migrate.upgrade()
             game = mid_hand_game(args.seed)
             game_id = store.create(game.setup, game.events).row.id
         with LiveServer(app) as server, sync_playwright() as playwright:

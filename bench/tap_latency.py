@@ -58,19 +58,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import flask_migrate
-from flask import Flask
 from playwright.sync_api import Browser, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
-from app import create_app
 from scorekeeper.rules import ALL_TILES, Draw, Game, Play, Setup, Tile
 from scorekeeper.rules.record import load_record, write_record
 from scorekeeper.rules.simulate import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from browsing import CHROMIUM, LAUNCH_ARGS, PHONE, LiveServer  # noqa: E402
+from browsing import CHROMIUM, LAUNCH_ARGS, PHONE, LiveServer, migrated_app  # noqa: E402
 
 TARGET_MS = 100.0
 CYCLE = ("play", "draw", "play", "undo", "undo", "undo")
@@ -197,15 +194,7 @@ class Referee:
 @contextmanager
 def serve(folder: Path) -> Iterator[LiveServer]:
     """The app on a new SQLite file in ``folder``, migrated, served on 127.0.0.1."""
-    app: Flask = create_app(
-        {
-            "SECRET_KEY": "bench",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}",
-        }
-    )
-    with app.app_context():
-        flask_migrate.upgrade()
-    with LiveServer(app) as server:
+    with LiveServer(migrated_app(folder / "bench.sqlite")) as server:
         yield server
 
 

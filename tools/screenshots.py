@@ -22,11 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import flask_migrate
 from flask import Flask
 from playwright.sync_api import Browser, Page, Route, sync_playwright
 
-from app import create_app
 from scorekeeper.rules import Game, Settle, Setup
 from scorekeeper.rules.events import Event
 from scorekeeper.rules.simulate import play_game
@@ -34,7 +32,7 @@ from scorekeeper.web import store
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from browsing import CHROMIUM, LiveServer  # noqa: E402
+from browsing import CHROMIUM, LiveServer, migrated_app  # noqa: E402
 from browsing import LAUNCH_ARGS as BROWSER_ARGS  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
@@ -118,19 +116,6 @@ def shots() -> list[Shot]:
     ]
 
 
-def make_app(folder: Path) -> Flask:
-    """The app on a new SQLite file in ``folder``, migrated to the latest schema."""
-    app = create_app(
-        {
-            "SECRET_KEY": "screenshots",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'screenshots.sqlite'}",
-        }
-    )
-    with app.app_context():
-        flask_migrate.upgrade()
-    return app
-
-
 def store_games(app: Flask, wanted: list[Shot]) -> dict[str, int]:
     """Store one game per shot; its id by shot name."""
     with app.app_context():
@@ -187,7 +172,7 @@ def main() -> None:
     schemes = ["light"] if args.no_dark else ["light", "dark"]
     offline = Offline()
     with tempfile.TemporaryDirectory() as folder:
-        app = make_app(Path(folder))
+        app = migrated_app(Path(folder) / "screenshots.sqlite")
         ids = store_games(app, wanted)
         with LiveServer(app) as server, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)

@@ -9,7 +9,7 @@ describes every preset and every value a house rule can take. Every entry has an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from scorekeeper.rules.errors import RULE_IDS
 from scorekeeper.rules.options import (
@@ -212,13 +212,8 @@ def _house_entry(rule: HouseRule, rules: Rules | None) -> HouseRuleEntry:
         return entry
     value = rules.value(rule.name)
     default = rule.default(rules.preset, rules.players)
-    return HouseRuleEntry(
-        entry.name,
-        entry.anchor,
-        entry.title,
-        entry.text,
-        values,
-        defaults,
+    return replace(
+        entry,
         value=str(value),
         value_text=_value_text(rule, value),
         default=str(default),
@@ -240,13 +235,8 @@ def _partners_entry(rules: Rules | None, partners: bool | None) -> HouseRuleEntr
     default = default_partners(rules.preset, rules.players)
     chosen = default if partners is None else partners
     value = "yes" if chosen else "no"
-    return HouseRuleEntry(
-        entry.name,
-        entry.anchor,
-        entry.title,
-        entry.text,
-        values,
-        defaults,
+    return replace(
+        entry,
         value=value,
         value_text=PARTNERS_VALUE_TEXTS[value],
         default="yes" if default else "no",

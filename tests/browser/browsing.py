@@ -14,9 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import flask_migrate
+from flask import Flask
 from playwright.sync_api import Locator, Page, expect
 from werkzeug.serving import make_server
 
+from app import create_app
 from scorekeeper.rules import (
     ALL_TILES,
     Draw,
@@ -48,6 +51,16 @@ LAUNCH_ARGS = [
 PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
 PHONE_LANDSCAPE = {"viewport": {"width": 640, "height": 360}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+
+
+def migrated_app(database: Path, **config: Any) -> Flask:
+    """The app on a new SQLite file, migrated to the latest schema, CSRF on as in production."""
+    app = create_app(
+        {"SECRET_KEY": "not-secret", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", **config}
+    )
+    with app.app_context():
+        flask_migrate.upgrade()
+    return app
 
 
 class LiveServer:

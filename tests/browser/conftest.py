@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browsing import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE, LiveServer
+from browsing import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE, LiveServer, migrated_app
 from playwright.sync_api import Browser, Page, Route
 
 HAVE_CHROMIUM = Path(CHROMIUM).exists()
@@ -48,20 +48,7 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     """The app, CSRF on as in production, on a new SQLite file migrated to the latest schema."""
-    import flask_migrate
-
-    from app import create_app
-
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "browser-tests",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'browser.sqlite'}",
-        }
-    )
-    with app.app_context():
-        flask_migrate.upgrade()
-    with LiveServer(app) as server:
+    with LiveServer(migrated_app(tmp_path / "browser.sqlite", TESTING=True)) as server:
         yield server
 
 
