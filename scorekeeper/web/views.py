@@ -113,8 +113,7 @@ def _commit(game_id: int, seq: int, events: Sequence[Event], where: str, **keep:
     except Stale:
         return render_table(_view(_load(game_id), notice=STALE, notice_kind="stale"), 409)
     except Refusal as refusal:
-        refused = Refused(refusal.rule, refusal.message, where)
-        return render_table(_view(_load(game_id), refused=refused, **keep), 422)
+        return _refuse(_load(game_id), refusal, where, **keep)
     return _done(loaded)
 
 
