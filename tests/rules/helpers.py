@@ -68,6 +68,37 @@ def record(
     return data
 
 
+Move = tuple[str, str | None]
+"""A play in a worked example: the tile and the end it goes on (None for the lead)."""
+
+FOUR_ENDS_TWENTY: list[Move] = [
+    ("3-3", None),
+    ("3-5", "W"),
+    ("3-4", "E"),
+    ("3-2", "N"),
+    ("3-1", "S"),
+    ("2-5", "N"),
+    ("1-6", "S"),
+]
+"""RULES.md section 6: four ends showing 5, 5, 6 and 4 count 20."""
+
+FOUR_ENDS_FIFTEEN: list[Move] = [
+    ("4-4", None),
+    ("4-2", "W"),
+    ("4-5", "E"),
+    ("4-3", "N"),
+    ("4-1", "S"),
+    ("1-5", "S"),
+]
+"""RULES.md section 6: four ends showing 2, 5, 3 and 5 count 15."""
+
+
+def alternate(moves: list[Move], options: dict[str, Any] | None = None) -> Record:
+    """A record in which Ann and Bob take turns playing ``moves`` (tile, end), Ann leading."""
+    events = [play(DUO[i % 2], tile, end) for i, (tile, end) in enumerate(moves)]
+    return record(DUO, [hand("Ann", events)], options=options)
+
+
 def game_of(data: Record) -> Game:
     """The game a legal record describes (fails the test if it is refused)."""
     return read_record(copy.deepcopy(data))

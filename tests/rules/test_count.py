@@ -10,15 +10,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import DUO, Record, counts, game_of, hand, play, points, record
-
-Move = tuple[str, str | None]
-
-
-def alternate(moves: list[Move], options: dict[str, Any] | None = None) -> Record:
-    """A record in which Ann and Bob take turns playing ``moves`` (tile, end), Ann leading."""
-    events = [play(DUO[i % 2], tile, end) for i, (tile, end) in enumerate(moves)]
-    return record(DUO, [hand("Ann", events)], options=options)
+from helpers import (
+    FOUR_ENDS_FIFTEEN,
+    FOUR_ENDS_TWENTY,
+    Move,
+    alternate,
+    counts,
+    game_of,
+    points,
+)
 
 
 def ends_after(moves: list[Move], options: dict[str, Any] | None = None) -> list[tuple[str, int]]:
@@ -56,15 +56,7 @@ def test_spinner_laid_on_the_line() -> None:
 
 
 def test_four_ends_showing_five_five_six_and_four_count_twenty() -> None:
-    moves: list[Move] = [
-        ("3-3", None),
-        ("3-5", "W"),
-        ("3-4", "E"),
-        ("3-2", "N"),
-        ("3-1", "S"),
-        ("2-5", "N"),
-        ("1-6", "S"),
-    ]
+    moves = FOUR_ENDS_TWENTY
     data = alternate(moves)
     assert ends_after(moves) == [("W", 5), ("E", 4), ("N", 5), ("S", 6)]
     assert counts(data) == [6, 11, 9, 11, 12, 15, 20]
@@ -72,14 +64,7 @@ def test_four_ends_showing_five_five_six_and_four_count_twenty() -> None:
 
 
 def test_four_ends_showing_two_five_three_and_five_count_fifteen() -> None:
-    moves: list[Move] = [
-        ("4-4", None),
-        ("4-2", "W"),
-        ("4-5", "E"),
-        ("4-3", "N"),
-        ("4-1", "S"),
-        ("1-5", "S"),
-    ]
+    moves = FOUR_ENDS_FIFTEEN
     data = alternate(moves)
     assert ends_after(moves) == [("W", 2), ("E", 5), ("N", 3), ("S", 5)]
     assert counts(data) == [8, 10, 7, 10, 11, 15]

@@ -13,12 +13,15 @@ from typing import Any
 import pytest
 from helpers import (
     DUO,
+    FOUR_ENDS_FIFTEEN,
+    FOUR_ENDS_TWENTY,
+    Move,
+    alternate,
     duo_blocked,
     duo_domino,
     duo_domino_events,
     game_of,
     hand,
-    play,
     quad_domino,
     record,
 )
@@ -29,18 +32,15 @@ from scorekeeper.rules.game import Game, Setup
 from scorekeeper.rules.options import PRESETS
 from scorekeeper.rules.simulate import play_game
 
-Move = tuple[str, str | None]
 
-
-def alternate(moves: list[Move], options: dict[str, Any] | None = None) -> Game:
+def alternate_game(moves: list[Move], options: dict[str, Any] | None = None) -> Game:
     """The game in which Ann and Bob take turns playing ``moves`` (tile, end), Ann leading."""
-    events = [play(DUO[i % 2], tile, end) for i, (tile, end) in enumerate(moves)]
-    return game_of(record(DUO, [hand("Ann", events)], options=options))
+    return game_of(alternate(moves, options))
 
 
 def steps(moves: list[Move], options: dict[str, Any] | None = None) -> list[str]:
     """Each play's explanation, its lines joined by "; " as the table reads them."""
-    game = alternate(moves, options)
+    game = alternate_game(moves, options)
     found = [e for e in explain_all(game) if e.kind == "play"]
     assert len(found) == len(moves)
     return ["; ".join(e.lines) for e in found]
@@ -81,27 +81,12 @@ def test_spinner_laid_on_the_line() -> None:
 
 
 def test_four_ends_showing_five_five_six_and_four_count_twenty() -> None:
-    moves: list[Move] = [
-        ("3-3", None),
-        ("3-5", "W"),
-        ("3-4", "E"),
-        ("3-2", "N"),
-        ("3-1", "S"),
-        ("2-5", "N"),
-        ("1-6", "S"),
-    ]
+    moves = FOUR_ENDS_TWENTY
     assert steps(moves)[-1] == "W 5; E 4; N 5; S 6; total 20, a multiple of five: +20"
 
 
 def test_four_ends_showing_two_five_three_and_five_count_fifteen() -> None:
-    moves: list[Move] = [
-        ("4-4", None),
-        ("4-2", "W"),
-        ("4-5", "E"),
-        ("4-3", "N"),
-        ("4-1", "S"),
-        ("1-5", "S"),
-    ]
+    moves = FOUR_ENDS_FIFTEEN
     assert steps(moves)[-1] == "W 2; E 5; N 3; S 5; total 15, a multiple of five: +15"
 
 
@@ -155,7 +140,7 @@ def test_spinners_all_a_later_spinner_at_the_tip() -> None:
 
 
 def test_play_summary_names_the_player_tile_end_and_points() -> None:
-    game = alternate([("6-6", None), ("6-3", "W"), ("6-1", "E")])
+    game = alternate_game([("6-6", None), ("6-3", "W"), ("6-1", "E")])
     found = explain_all(game)
     assert found[1].summary == "Ann led 6-6 (W shows 6, E shows 6): 6-6 alone = 12, no score."
     assert found[2].summary == "Bob played 6-3 on W: W 3 + E 12 = 15, Bob +15."
@@ -163,16 +148,19 @@ def test_play_summary_names_the_player_tile_end_and_points() -> None:
 
 
 def test_a_flipped_lead_is_shown_as_entered() -> None:
-    game = alternate([("4-6", None)])
+    game = alternate_game([("4-6", None)])
     assert explain(game, 1).summary.startswith("Ann led 4-6 (W shows 4, E shows 6)")
 
 
 def test_explain_last_play_scoring_and_not() -> None:
-    assert explain_last_play(alternate([("6-6", None), ("6-3", "W")])) == "W 3 + E 12 = 15: Bob +15"
-    assert explain_last_play(alternate([("6-6", None), ("6-3", "W"), ("6-1", "E")])) == (
+    assert (
+        explain_last_play(alternate_game([("6-6", None), ("6-3", "W")]))
+        == "W 3 + E 12 = 15: Bob +15"
+    )
+    assert explain_last_play(alternate_game([("6-6", None), ("6-3", "W"), ("6-1", "E")])) == (
         "W 3 + E 1 = 4"
     )
-    assert explain_last_play(alternate([("6-4", None)])) == "6-4 alone = 10: Ann +10"
+    assert explain_last_play(alternate_game([("6-4", None)])) == "6-4 alone = 10: Ann +10"
 
 
 def test_explain_last_play_after_the_hand_is_settled_and_a_new_one_begun() -> None:
