@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask
 
-from scorekeeper.web import cli, errors, extensions, paper, views
+from scorekeeper.web import access, cli, errors, extensions, paper, sharing, views
 
 MAX_BODY = 1024 * 1024
 
@@ -85,8 +85,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(app.config["SQLALCHEMY_DATABASE_URI"])
     _versioned_static(app)
     extensions.init_app(app)
+    access.init_app(app)
     views.init_app(app)
     app.register_blueprint(paper.bp)
+    app.register_blueprint(sharing.bp)
     errors.init_app(app)
     cli.init_app(app)
     return app

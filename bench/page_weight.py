@@ -97,7 +97,7 @@ def main() -> None:
         app = migrated_app(Path(folder) / "bench.sqlite")
         with app.app_context():
             game = mid_hand_game(args.seed)
-            game_id = store.create(game.setup, game.events).row.id
+            key = store.create(game.setup, game.events).row.edit_key
         with LiveServer(app) as server, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
             context = browser.new_context(**PHONE)
@@ -105,7 +105,7 @@ def main() -> None:
             page = context.new_page()
             responses: list[Response] = []
             page.on("response", lambda response: responses.append(response))
-            page.goto(f"{server.url}/games/{game_id}", wait_until="networkidle")
+            page.goto(f"{server.url}/games/{key}", wait_until="networkidle")
             loaded = [measure(response) for response in responses]
             browser.close()
     report(loaded, escaped)

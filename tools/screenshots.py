@@ -116,11 +116,11 @@ def shots() -> list[Shot]:
     ]
 
 
-def store_games(app: Flask, wanted: list[Shot]) -> dict[str, int]:
-    """Store one game per shot; its id by shot name."""
+def store_games(app: Flask, wanted: list[Shot]) -> dict[str, str]:
+    """Store one game per shot; its edit key by shot name."""
     with app.app_context():
         setup = whole_game().setup
-        return {shot.name: store.create(setup, shot.events).row.id for shot in wanted}
+        return {shot.name: store.create(setup, shot.events).row.edit_key for shot in wanted}
 
 
 class Offline:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, NotFound
 
+from scorekeeper.web.access import NO_GAME, hides_game
 from scorekeeper.web.extensions import db
 
 TITLES = {
@@ -50,9 +51,12 @@ def handle_http(error: HTTPException) -> tuple[str, int, dict[str, str]] | HTTPE
     code = error.code or 500
     if code < 400:
         return error
+    if code == 405 and hides_game(request.path):
+        code = 404
+        error = NotFound(NO_GAME)
     explanation = EXPLANATIONS.get(code) or error.description or ""
-    if code == 404 and error.description and error.description.startswith("There is no game"):
-        explanation = error.description
+    if error.description == NO_GAME:
+        explanation = NO_GAME
     rendered = _render(code, explanation)
     if code == 405 and error.valid_methods:  # type: ignore[attr-defined]
         rendered[2]["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]

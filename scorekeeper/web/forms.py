@@ -37,6 +37,12 @@ class EntryForm(FlaskForm):  # type: ignore[misc]
     seq = IntegerField("seq", validators=[InputRequired(), NumberRange(min=0)])
 
 
+class ForgetForm(FlaskForm):  # type: ignore[misc]
+    """Forget one of this browser's games (by either of its keys)."""
+
+    key = StringField("key", validators=[InputRequired(), Length(max=40)])
+
+
 class PlayForm(EntryForm):
     """A tile played, and the end it goes on when it fits several."""
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.web.extensions import db
@@ -16,12 +17,34 @@ def now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
+KEY_BYTES = 16
+"""A game's keys are 128 random bits from ``secrets``, written in 22 URL-safe characters."""
+KEY_PATTERN = r"[A-Za-z0-9_-]{22}"
+
+
+def new_key() -> str:
+    """A fresh, unguessable game key."""
+    return secrets.token_urlsafe(KEY_BYTES)
+
+
 class GameRow(db.Model):  # type: ignore[name-defined,misc]
-    """A game's setup; ``status`` and ``winner`` are cached for the games list only."""
+    """A game's setup; ``status`` and ``winner`` are cached for the games list only.
+
+    The sequential ``id`` never leaves the server: pages reach a game by its ``edit_key``
+    (may change it) or its ``watch_key`` (may only look). ``version`` counts every change
+    (an undo too), so an unchanged game is recognised without loading its events.
+    """
 
     __tablename__ = "game"
+    __table_args__ = (
+        Index("uq_game_edit_key", "edit_key", unique=True),
+        Index("uq_game_watch_key", "watch_key", unique=True),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    edit_key: Mapped[str] = mapped_column(String(32), default=new_key)
+    watch_key: Mapped[str] = mapped_column(String(32), default=new_key)
+    version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=now)
     updated_at: Mapped[datetime] = mapped_column(default=now)
     players: Mapped[list[str]] = mapped_column(JSON)

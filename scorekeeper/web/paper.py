@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from flask import Blueprint, Response, abort, render_template, request, url_for
+from flask import Blueprint, Response, render_template, request, url_for
 
 from scorekeeper.rules import Game, Play, Settle
 from scorekeeper.rules.explain import Explanation, explain_all
@@ -18,8 +18,8 @@ from scorekeeper.rules.notes import Note, referee_notes
 from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, PRESETS
 from scorekeeper.rules.rulebook import rulebook
 from scorekeeper.rules.sheet import Tally, score_sheet, sheet_csv, tally
-from scorekeeper.web import store
-from scorekeeper.web.store import Loaded, NotFound
+from scorekeeper.web.access import DOORS, load_or_404
+from scorekeeper.web.store import Door, Loaded, download_name
 
 bp = Blueprint("paper", __name__)
 
@@ -29,13 +29,6 @@ BAD_SIDES = (
     "A blank score sheet is for 2, 3 or 4 sides (players, or two teams): "
     "ask for /sheets/blank?sides=2, 3 or 4."
 )
-
-
-def _load(game_id: int) -> Loaded:
-    try:
-        return store.load(game_id)
-    except NotFound:
-        abort(404, description=f"There is no game {game_id}.")
 
 
 # -- the log -------------------------------------------------------------------------------
@@ -113,11 +106,17 @@ def last_index(game: Game, kind: str) -> int | None:
 
 
 @bp.app_template_global()
-def why_url(game_id: int, index: int | None) -> str:
+def game_url(endpoint: str, door: Door, **values: object) -> str:
+    """The URL of a game's page behind ``door`` (the log, the sheet: "paper.log")."""
+    return url_for(endpoint, door=door.kind, key=door.key, **values)
+
+
+@bp.app_template_global()
+def why_url(door: Door, index: int | None) -> str:
     """The log page opened at entry ``index`` (the whole log when None)."""
     if index is None:
-        return url_for("paper.log", game_id=game_id)
-    return url_for("paper.log", game_id=game_id, open=index, _anchor=f"e{index}")
+        return game_url("paper.log", door)
+    return game_url("paper.log", door, open=index, _anchor=f"e{index}")
 
 
 @bp.app_template_global()
@@ -133,21 +132,21 @@ def hand_notes(game: Game, hand_number: int) -> list[Note]:
 
 
 @bp.app_template_global()
-def rule_url(rule: str, game_id: int | None = None) -> str:
+def rule_url(rule: str, door: Door | None = None) -> str:
     """Where a rule id is explained: the game's rules page, or the general one."""
-    if game_id is None:
+    if door is None:
         return url_for("paper.rules", _anchor=f"rule-{rule}")
-    return url_for("paper.game_rules", game_id=game_id, _anchor=f"rule-{rule}")
+    return game_url("paper.game_rules", door, _anchor=f"rule-{rule}")
 
 
-@bp.get("/games/<int:game_id>/log")
-def log(game_id: int) -> str:
+@bp.get(f"/{DOORS}/<key:key>/log")
+def log(door: str, key: str) -> str:
     """The game's whole log; every entry opens to show how the referee judged it."""
-    loaded = _load(game_id)
+    loaded = load_or_404(key, door)
     opened = request.args.get("open", type=int)
     return render_template(
         "log.html",
-        game_id=game_id,
+        door=loaded.door,
         game=loaded.game,
         hands=log_hands(loaded.game),
         opened=opened,
@@ -160,15 +159,16 @@ def log(game_id: int) -> str:
 @bp.get("/rules")
 def rules() -> str:
     """Every preset, every house rule and its values, and every rule id a refusal names."""
-    return render_template("rules.html", book=rulebook(), game=None, game_id=None)
+    return render_template("rules.html", book=rulebook(), game=None, door=None)
 
 
-@bp.get("/games/<int:game_id>/rules")
-def game_rules(game_id: int) -> str:
+@bp.get(f"/{DOORS}/<key:key>/rules")
+def game_rules(door: str, key: str) -> str:
     """The preset and house rules a game is played by, marking what differs from the preset."""
-    game = _load(game_id).game
+    loaded = load_or_404(key, door)
+    game = loaded.game
     book = rulebook(game.rules, game.setup.partners)
-    return render_template("rules.html", book=book, game=game, game_id=game_id)
+    return render_template("rules.html", book=book, game=game, door=loaded.door)
 
 
 # -- the score sheet -----------------------------------------------------------------------
@@ -207,29 +207,30 @@ def tally_words(marks: Tally) -> str:
     return text
 
 
-@bp.get("/games/<int:game_id>/sheet")
-def sheet(game_id: int) -> str:
+@bp.get(f"/{DOORS}/<key:key>/sheet")
+def sheet(door: str, key: str) -> str:
     """The printable score sheet: header, one row per hand, the winner and the tallies."""
-    loaded = _load(game_id)
+    loaded = load_or_404(key, door)
     paper = score_sheet(loaded.game, played_on(loaded))
     tallies = [tally(score) for score in paper.scores]
     return render_template(
         "sheet.html",
-        game_id=game_id,
+        door=loaded.door,
+        started_at=loaded.row.created_at,
         sheet=paper,
         tallies=tallies,
         played_on=long_date(played_on(loaded)),
     )
 
 
-@bp.get("/games/<int:game_id>/sheet.csv")
-def sheet_as_csv(game_id: int) -> Response:
+@bp.get(f"/{DOORS}/<key:key>/sheet.csv")
+def sheet_as_csv(door: str, key: str) -> Response:
     """The score sheet's rows as CSV: one row per hand, each side's plays, settlement, total."""
-    loaded = _load(game_id)
+    loaded = load_or_404(key, door)
     body = sheet_csv(score_sheet(loaded.game, played_on(loaded)))
     response = Response(body, mimetype="text/csv")
     response.headers["Content-Disposition"] = (
-        f'attachment; filename="all-fives-game-{game_id}-sheet.csv"'
+        f'attachment; filename="{download_name(loaded.row)}-sheet.csv"'
     )
     return response
 

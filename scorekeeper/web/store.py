@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, text
+from sqlalchemy import bindparam, select, text
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.rules import (
@@ -31,9 +31,14 @@ from scorekeeper.web.extensions import db
 from scorekeeper.web.models import EventRow, GameRow
 from scorekeeper.web.models import now as _now
 
+EDIT = "games"
+"""The edit door: ``/games/<edit key>`` may enter, undo and settle."""
+WATCH = "watch"
+"""The watch door: ``/watch/<watch key>`` shows the same game and changes nothing."""
+
 
 class NotFound(Exception):
-    """There is no game with this id."""
+    """There is no game with this key (behind this door)."""
 
 
 class Stale(Exception):
@@ -45,12 +50,46 @@ class Stale(Exception):
         self.actual = actual
 
 
+@dataclass(frozen=True)
+class Door:
+    """How a page reached a game: by its edit link (``games``) or its watch link (``watch``).
+
+    ``key`` is the key in the URL; the watch key is known behind both doors (whoever may
+    change a game may also share its watch link), the edit key only behind the edit door.
+    """
+
+    kind: str
+    key: str
+    watch_key: str
+
+    @property
+    def editable(self) -> bool:
+        """Whether this door may change the game."""
+        return self.kind == EDIT
+
+    @property
+    def edit_key(self) -> str | None:
+        """The edit key, behind the edit door only."""
+        return self.key if self.editable else None
+
+    @classmethod
+    def of(cls, row: GameRow, kind: str = EDIT) -> Door:
+        """The door ``kind`` of the stored game ``row``."""
+        return cls(kind, row.edit_key if kind == EDIT else row.watch_key, row.watch_key)
+
+
 @dataclass
 class Loaded:
-    """A stored game and the referee's game replayed from its events."""
+    """A stored game, the referee's game replayed from its events, and the door used."""
 
     row: GameRow
     game: Game
+    door_kind: str = EDIT
+
+    @property
+    def door(self) -> Door:
+        """The door the game was reached by."""
+        return Door.of(self.row, self.door_kind)
 
     @property
     def seq(self) -> int:
@@ -118,12 +157,66 @@ def _replay(row: GameRow) -> Game:
     return Game(setup_of(row), [event_from_json(r.kind, r.data) for r in rows])
 
 
-def load(game_id: int) -> Loaded:
-    """The game ``game_id`` replayed from its events, or NotFound."""
-    row = db.session.get(GameRow, game_id)
+def _key_column(kind: str) -> Any:
+    if kind == EDIT:
+        return GameRow.edit_key
+    if kind == WATCH:
+        return GameRow.watch_key
+    raise NotFound(kind)
+
+
+def find(key: str, kind: str = EDIT) -> GameRow:
+    """The stored game whose ``kind`` key is ``key`` (its events not loaded), or NotFound."""
+    row = db.session.scalars(select(GameRow).where(_key_column(kind) == key)).first()
     if row is None:
-        raise NotFound(game_id)
-    return Loaded(row, _replay(row))
+        raise NotFound(key)
+    return row
+
+
+_GAMES = GameRow.__table__
+_VERSION_BY = {
+    kind: select(_GAMES.c.version).where(_GAMES.c[column] == bindparam("key"))
+    for kind, column in ((EDIT, "edit_key"), (WATCH, "watch_key"))
+}
+_version_sql: dict[tuple[str, str], tuple[str, bool]] = {}
+
+
+def _driver_sql(kind: str) -> tuple[str, bool]:
+    """The version query for ``kind`` as this database's driver reads it, compiled once."""
+    dialect = db.engine.dialect
+    cached = _version_sql.get((dialect.name, kind))
+    if cached is None:
+        compiled = _VERSION_BY[kind].compile(dialect=dialect)
+        cached = _version_sql[(dialect.name, kind)] = (compiled.string, dialect.positional)
+    return cached
+
+
+def version_of(key: str, kind: str = EDIT) -> int:
+    """The game's change counter, read alone (no events, no replay), or NotFound.
+
+    Every page following a game asks this every 1.5 seconds, so it skips the ORM and the
+    statement compiler: one pooled driver connection, one query compiled once.
+    """
+    if kind not in _VERSION_BY:
+        raise NotFound(kind)
+    sql, positional = _driver_sql(kind)
+    connection = db.engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        cursor.execute(sql, (key,) if positional else {"key": key})
+        found = cursor.fetchone()
+        cursor.close()
+    finally:
+        connection.close()
+    if found is None:
+        raise NotFound(key)
+    return int(found[0])
+
+
+def load(key: str, kind: str = EDIT) -> Loaded:
+    """The game behind door ``kind`` with key ``key``, replayed from its events, or NotFound."""
+    row = find(key, kind)
+    return Loaded(row, _replay(row), kind)
 
 
 def list_games() -> list[GameRow]:
@@ -131,35 +224,56 @@ def list_games() -> list[GameRow]:
     return list(db.session.scalars(select(GameRow).order_by(GameRow.updated_at.desc())).all())
 
 
+def download_name(row: GameRow) -> str:
+    """A file name for the game's downloads: the day and the players, never its id.
+
+    "all-fives-2026-11-23-ann-bob"; names are cut to ASCII letters and digits.
+    """
+    names = "-".join(
+        "".join(c for c in name.lower() if c.isascii() and c.isalnum()) or f"p{seat}"
+        for seat, name in enumerate(row.players, 1)
+    )
+    return f"all-fives-{row.created_at:%Y-%m-%d}-{names}"[:120]
+
+
+def games_with_keys(keys: Sequence[str]) -> list[GameRow]:
+    """The stored games with any of ``keys`` as their edit or watch key, newest change first."""
+    if not keys:
+        return []
+    wanted = list(keys)
+    query = select(GameRow).where(GameRow.edit_key.in_(wanted) | GameRow.watch_key.in_(wanted))
+    return list(db.session.scalars(query.order_by(GameRow.updated_at.desc())).all())
+
+
 # -- writing ------------------------------------------------------------------------------
 
 
-def _lock(game_id: int) -> GameRow:
+def _lock(edit_key: str) -> GameRow:
     """Start a write transaction that holds the game until commit or rollback."""
     db.session.rollback()
+    query = select(GameRow).where(GameRow.edit_key == edit_key)
     if db.session.get_bind().dialect.name == "sqlite":
         # A WAL read lock cannot be upgraded to a write lock: take the write lock first.
         db.session.execute(text("BEGIN IMMEDIATE"))
-        row = db.session.get(GameRow, game_id, populate_existing=True)
+        row = db.session.scalars(query.execution_options(populate_existing=True)).first()
     else:
-        row = db.session.scalars(
-            select(GameRow).where(GameRow.id == game_id).with_for_update()
-        ).first()
+        row = db.session.scalars(query.with_for_update()).first()
     if row is None:
         db.session.rollback()
-        raise NotFound(game_id)
+        raise NotFound(edit_key)
     return row
 
 
 def _cache(row: GameRow, game: Game) -> None:
+    row.version = (row.version or 0) + 1
     row.updated_at = _now()
     row.status = game.phase
     row.winner = None if game.winner is None else game.sides[game.winner]
 
 
-def append(game_id: int, expected_seq: int, events: Sequence[Event]) -> Loaded:
+def append(edit_key: str, expected_seq: int, events: Sequence[Event]) -> Loaded:
     """Apply ``events`` after event number ``expected_seq`` and store them, all or nothing."""
-    row = _lock(game_id)
+    row = _lock(edit_key)
     try:
         game = _replay(row)
         if len(game.events) != expected_seq:
@@ -213,9 +327,9 @@ def undo_steps(game: Game) -> int:
     return 1
 
 
-def undo(game_id: int, expected_seq: int) -> tuple[Loaded, list[Event]]:
+def undo(edit_key: str, expected_seq: int) -> tuple[Loaded, list[Event]]:
     """Undo the last entry if the game has ``expected_seq`` events; return what was removed."""
-    row = _lock(game_id)
+    row = _lock(edit_key)
     try:
         game = _replay(row)
         if len(game.events) != expected_seq:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from scorekeeper.rules import ALL_TILES, Draw, Event, Game, Hand, NewHand, Pass, Play, Settle, Tile
 from scorekeeper.web.picture import Picture, picture
-from scorekeeper.web.store import undo_steps
+from scorekeeper.web.store import Door, Loaded, undo_steps
 
 
 def names(items: Sequence[str]) -> str:
@@ -82,9 +83,10 @@ class Refused:
 class TableView:
     """Everything the table partial shows."""
 
-    game_id: int
+    door: Door
     game: Game
     seq: int
+    version: int = 0
     notice: str | None = None
     notice_kind: str = "info"
     refused: Refused | None = None
@@ -93,6 +95,11 @@ class TableView:
     lead_values: dict[int, str] = field(default_factory=dict)
     settle_values: dict[int, str] = field(default_factory=dict)
     open_draw: bool = False
+
+    @property
+    def editable(self) -> bool:
+        """Whether this page may change the game (the edit link) or only show it (watch)."""
+        return self.door.editable
 
     @property
     def refusal_places(self) -> tuple[str, ...]:
@@ -298,10 +305,33 @@ class TableView:
         return hand_summaries(self.game)
 
     @property
+    def hand_tally(self) -> list[tuple[str, int]]:
+        """Each side and the points it has made by plays in the current hand so far."""
+        hand, game = self.hand, self.game
+        points = [0] * len(game.sides)
+        if hand is not None and self.phase != "lead":
+            for play in hand.plays:
+                points[game.side_of(play.player)] += play.points
+        return list(zip(game.sides, points, strict=True))
+
+    @property
+    def last_points(self) -> int | None:
+        """What the last play of the current hand scored (None before the lead)."""
+        hand = self.hand
+        if hand is None or not hand.plays or self.phase == "lead":
+            return None
+        return hand.plays[-1].points
+
+    @property
     def winner_name(self) -> str | None:
         """The winning side, once there is one."""
         game = self.game
         return None if game.winner is None else game.sides[game.winner]
+
+
+def table_view(loaded: Loaded, **kwargs: Any) -> TableView:
+    """The table of a stored game, as seen through the door it was reached by."""
+    return TableView(loaded.door, loaded.game, loaded.seq, loaded.row.version, **kwargs)
 
 
 # -- sentences -----------------------------------------------------------------------------

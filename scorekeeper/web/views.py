@@ -48,17 +48,19 @@ from scorekeeper.rules import (
 from scorekeeper.rules.options import default_partners
 from scorekeeper.rules.record import load_record, write_record
 from scorekeeper.web import store
+from scorekeeper.web.access import DOORS, NO_GAME, forget, load_or_404, my_games, remember
 from scorekeeper.web.forms import (
     HOUSE_RULE_FIELDS,
     EntryForm,
+    ForgetForm,
     ImportForm,
     LeadForm,
     NewGameForm,
     PlayForm,
     SettleForm,
 )
-from scorekeeper.web.store import Loaded, NotFound, Stale
-from scorekeeper.web.table import Refused, TableView, lead_winner, names
+from scorekeeper.web.store import EDIT, Loaded, NotFound, Stale, download_name
+from scorekeeper.web.table import Refused, TableView, lead_winner, names, table_view
 
 bp = Blueprint("games", __name__)
 
@@ -75,11 +77,8 @@ def is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def _load(game_id: int) -> Loaded:
-    try:
-        return store.load(game_id)
-    except NotFound:
-        abort(404, description=f"There is no game {game_id}.")
+def _load(key: str) -> Loaded:
+    return load_or_404(key, EDIT)
 
 
 def render_table(view: TableView, status: int = 200) -> tuple[str, int]:
@@ -92,7 +91,7 @@ def render_table(view: TableView, status: int = 200) -> tuple[str, int]:
 
 
 def _view(loaded: Loaded, **kwargs: object) -> TableView:
-    return TableView(loaded.row.id, loaded.game, loaded.seq, **kwargs)  # type: ignore[arg-type]
+    return table_view(loaded, **kwargs)
 
 
 def _done(loaded: Loaded, notice: str | None = None) -> Answer:
@@ -101,19 +100,19 @@ def _done(loaded: Loaded, notice: str | None = None) -> Answer:
         return render_table(_view(loaded, notice=notice))
     if notice:
         flash(notice)
-    return redirect(url_for("games.table", game_id=loaded.row.id), code=303)
+    return redirect(url_for("games.table", key=loaded.row.edit_key), code=303)
 
 
-def _commit(game_id: int, seq: int, events: Sequence[Event], where: str, **keep: object) -> Answer:
+def _commit(key: str, seq: int, events: Sequence[Event], where: str, **keep: object) -> Answer:
     """Store ``events`` after event ``seq``; answer the stale page, the refusal or the success."""
     try:
-        loaded = store.append(game_id, seq, events)
+        loaded = store.append(key, seq, events)
     except NotFound:
-        abort(404, description=f"There is no game {game_id}.")
+        abort(404, description=NO_GAME)
     except Stale:
-        return render_table(_view(_load(game_id), notice=STALE, notice_kind="stale"), 409)
+        return render_table(_view(_load(key), notice=STALE, notice_kind="stale"), 409)
     except Refusal as refusal:
-        return _refuse(_load(game_id), refusal, where, **keep)
+        return _refuse(_load(key), refusal, where, **keep)
     return _done(loaded)
 
 
@@ -138,26 +137,37 @@ def _stale_or_none(loaded: Loaded, seq: int) -> tuple[str, int] | None:
 
 @bp.get("/")
 def index() -> str:
-    """The games in progress and the finished games."""
-    games = store.list_games()
-    playing = [g for g in games if g.status != "over"]
-    finished = [g for g in games if g.status == "over"]
+    """This browser's games: those in progress and those finished (never anyone else's)."""
+    games = my_games()
+    playing = [(door, g) for door, g in games if g.status != "over"]
+    finished = [(door, g) for door, g in games if g.status == "over"]
     return render_template("index.html", playing=playing, finished=finished)
 
 
-@bp.get("/games/<int:game_id>")
-def table(game_id: int) -> tuple[str, int]:
+@bp.post("/my-games/forget")
+def forget_game() -> Answer:
+    """Forget a game on this browser (the game itself stays; its links still work)."""
+    form = ForgetForm()
+    if form.validate() and forget(form.key.data or ""):
+        flash("Forgotten on this browser. Its links still open the game.")
+    return redirect(url_for("games.index"), code=303)
+
+
+@bp.get("/games/<key:key>")
+def table(key: str) -> tuple[str, int]:
     """The table of a game: scoreboard, layout, tile picker and the entry buttons."""
-    return render_table(_view(_load(game_id), open_draw=request.args.get("lead") == "draw"))
+    loaded = _load(key)
+    remember(loaded.row, EDIT)
+    return render_table(_view(loaded, open_draw=request.args.get("lead") == "draw"))
 
 
 # -- entries -------------------------------------------------------------------------------
 
 
-@bp.post("/games/<int:game_id>/play")
-def play(game_id: int) -> Answer:
+@bp.post("/games/<key:key>/play")
+def play(key: str) -> Answer:
     """Play a tile: on the end named, on the only end it fits, or select it to choose an end."""
-    loaded = _load(game_id)
+    loaded = _load(key)
     form = PlayForm()
     if not form.validate():
         return _incomplete(loaded)
@@ -180,47 +190,47 @@ def play(game_id: int) -> Answer:
     ):
         return render_table(_view(loaded, selected=chosen))
     seat = hand.turn if hand is not None else 0
-    return _commit(game_id, form.seq.data, [Play(seat, chosen, end)], "picker")
+    return _commit(key, form.seq.data, [Play(seat, chosen, end)], "picker")
 
 
-def _by_player_to_play(game_id: int, event: Callable[[int], Event]) -> Answer:
+def _by_player_to_play(key: str, event: Callable[[int], Event]) -> Answer:
     """Enter ``event(seat)`` for the player whose turn it is (a draw or a pass)."""
-    loaded = _load(game_id)
+    loaded = _load(key)
     form = EntryForm()
     if not form.validate():
         return _incomplete(loaded)
     hand = loaded.game.hand
     seat = hand.turn if hand is not None else 0
-    return _commit(game_id, form.seq.data, [event(seat)], "actions")
+    return _commit(key, form.seq.data, [event(seat)], "actions")
 
 
-@bp.post("/games/<int:game_id>/draw")
-def draw(game_id: int) -> Answer:
+@bp.post("/games/<key:key>/draw")
+def draw(key: str) -> Answer:
     """The player to play draws one tile from the boneyard."""
-    return _by_player_to_play(game_id, lambda seat: Draw(seat, 1))
+    return _by_player_to_play(key, lambda seat: Draw(seat, 1))
 
 
-@bp.post("/games/<int:game_id>/pass")
-def pass_turn(game_id: int) -> Answer:
+@bp.post("/games/<key:key>/pass")
+def pass_turn(key: str) -> Answer:
     """The player to play passes: they cannot play and nothing can be drawn."""
-    return _by_player_to_play(game_id, Pass)
+    return _by_player_to_play(key, Pass)
 
 
-@bp.post("/games/<int:game_id>/undo")
-def undo(game_id: int) -> Answer:
+@bp.post("/games/<key:key>/undo")
+def undo(key: str) -> Answer:
     """Undo the last entry (a settlement together with the hand it began)."""
-    loaded = _load(game_id)
+    loaded = _load(key)
     form = EntryForm()
     if not form.validate():
         return _incomplete(loaded)
     stale = _stale_or_none(loaded, form.seq.data)
     if stale is not None:
         return stale
-    label = TableView(game_id, loaded.game, loaded.seq).undo_label
+    label = _view(loaded).undo_label
     try:
-        after, undone = store.undo(game_id, form.seq.data)
+        after, undone = store.undo(key, form.seq.data)
     except Stale:
-        return render_table(_view(_load(game_id), notice=STALE, notice_kind="stale"), 409)
+        return render_table(_view(_load(key), notice=STALE, notice_kind="stale"), 409)
     notice = f"Undone: {label}." if undone and label else "There is nothing to undo."
     return _done(after, notice)
 
@@ -241,10 +251,10 @@ def parse_held(name: str, text: str) -> Held | None:
         ) from None
 
 
-@bp.post("/games/<int:game_id>/settle")
-def settle(game_id: int) -> Answer:
+@bp.post("/games/<key:key>/settle")
+def settle(key: str) -> Answer:
     """Settle a finished hand from what each player still holds (checked by rule remaining)."""
-    loaded = _load(game_id)
+    loaded = _load(key)
     form = SettleForm()
     if not form.validate():
         return _incomplete(loaded)
@@ -258,13 +268,13 @@ def settle(game_id: int) -> Answer:
                 remaining[seat] = held
     except Refusal as refusal:
         return _refuse(loaded, refusal, "settle", settle_values=values)
-    return _commit(game_id, form.seq.data, [Settle(remaining)], "settle", settle_values=values)
+    return _commit(key, form.seq.data, [Settle(remaining)], "settle", settle_values=values)
 
 
-@bp.post("/games/<int:game_id>/lead")
-def lead(game_id: int) -> Answer:
+@bp.post("/games/<key:key>/lead")
+def lead(key: str) -> Answer:
     """Choose who leads the next hand: a seat, at random, or by each player drawing a tile."""
-    loaded = _load(game_id)
+    loaded = _load(key)
     form = LeadForm()
     if not form.validate():
         return _incomplete(loaded)
@@ -283,7 +293,7 @@ def lead(game_id: int) -> Answer:
         return _draw_for_lead(loaded, form)
     else:
         return _incomplete(loaded)
-    return _commit(game_id, form.seq.data, [NewHand(leader)], "lead")
+    return _commit(key, form.seq.data, [NewHand(leader)], "lead")
 
 
 def _lead_round(text: str, count: int) -> tuple[int, ...] | None:
@@ -321,7 +331,7 @@ def _draw_for_lead(loaded: Loaded, form: LeadForm) -> Answer:
             "they draw again (put the tiles back and shuffle)."
         )
         return render_table(_view(loaded, notice=notice, lead_round=tied, lead_values={}))
-    return _commit(loaded.row.id, form.seq.data, [NewHand(leader)], "lead", **keep)
+    return _commit(loaded.row.edit_key, form.seq.data, [NewHand(leader)], "lead", **keep)
 
 
 # -- a new game ------------------------------------------------------------------------------
@@ -394,8 +404,9 @@ def new_game() -> Answer:
     if form.leader.data == "random":
         events.append(NewHand(_rng.randrange(len(setup.players))))
     loaded = store.create(setup, events)
+    remember(loaded.row, EDIT)
     extra = {"lead": "draw"} if form.leader.data == "draw" else {}
-    target = url_for("games.table", game_id=loaded.row.id, **extra)
+    target = url_for("games.table", key=loaded.row.edit_key, **extra)
     if is_htmx():
         response = Response("", 200)
         response.headers["HX-Redirect"] = target
@@ -423,14 +434,14 @@ def _new_game_refused(form: NewGameForm, message: str | None) -> tuple[str, int]
 # -- import and export ---------------------------------------------------------------------
 
 
-@bp.get("/games/<int:game_id>/record.json")
-def record(game_id: int) -> Response:
-    """Download the game as an all-fives/1 record."""
-    loaded = _load(game_id)
+@bp.get(f"/{DOORS}/<key:key>/record.json")
+def record(door: str, key: str) -> Response:
+    """Download the game as an all-fives/1 record (behind either door)."""
+    loaded = load_or_404(key, door)
     body = json.dumps(write_record(loaded.game), indent=2, ensure_ascii=False) + "\n"
     response = Response(body, mimetype="application/json")
     response.headers["Content-Disposition"] = (
-        f'attachment; filename="all-fives-game-{game_id}.json"'
+        f'attachment; filename="{download_name(loaded.row)}.json"'
     )
     return response
 
@@ -455,8 +466,9 @@ def import_game() -> Answer:
     except RecordRefusal as refusal:
         return render_template("import.html", form=form, refusal=refusal), 422
     loaded = store.create(game.setup, game.events)
+    remember(loaded.row, EDIT)
     flash(f"Imported: {names(list(game.players))}.")
-    return redirect(url_for("games.table", game_id=loaded.row.id), code=303)
+    return redirect(url_for("games.table", key=loaded.row.edit_key), code=303)
 
 
 def _vary(response: BaseResponse) -> BaseResponse:

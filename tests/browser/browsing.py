@@ -51,6 +51,7 @@ LAUNCH_ARGS = [
 PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
 PHONE_LANDSCAPE = {"viewport": {"width": 640, "height": 360}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
+WALL = {"viewport": {"width": 1280, "height": 720}}
 
 
 def migrated_app(database: Path, **config: Any) -> Flask:
@@ -110,7 +111,7 @@ def import_game(page: Page, base: str, data: dict[str, Any]) -> str:
     page.goto(base + "/games/import")
     page.fill("textarea[name=text]", json.dumps(data))
     page.click(".import-form button[type=submit]")
-    page.wait_for_url(re.compile(r"/games/\d+$"))
+    page.wait_for_url(re.compile(r"/games/[A-Za-z0-9_-]{22}$"))
     return page.url.split("?")[0]
 
 
@@ -172,6 +173,22 @@ def open_house_rules(page: Page, game: Game | None) -> None:
     page.wait_for_selector("details.house-rules[open]")
 
 
+def open_share(page: Page, game: Game | None) -> None:
+    """Open the share panel of a game's edit page."""
+    page.click("#share > summary")
+    page.wait_for_selector("#share[open]")
+
+
+def open_watch(page: Page, game: Game | None) -> None:
+    """Go from the edit page to the game's watch link."""
+    page.goto(page.locator("#watch-link").input_value())
+
+
+def open_board(page: Page, game: Game | None) -> None:
+    """Go from the edit page to the game's board (for a wall screen)."""
+    page.goto(page.locator("#watch-link").input_value() + "/board")
+
+
 @dataclass(frozen=True)
 class Screen:
     """A page in one state: its path (below the game's page when ``game`` is given), the
@@ -213,12 +230,16 @@ SCREENS: list[Screen] = [
         game=lambda: record("sim_fives_up_2p_no_spinner_seven_five", hands=3, plays=14),
     ),
     Screen("winner", game=lambda: record("sim_all_fives_2p")),
+    Screen("share panel", game=lambda: record("hand_first_spinner_counts"), then=open_share),
+    Screen("watch link", game=lambda: record("hand_first_spinner_counts"), then=open_watch),
+    Screen("board", game=lambda: record("hand_first_spinner_counts"), then=open_board),
+    Screen("board, game over", game=lambda: record("sim_all_fives_2p"), then=open_board),
     Screen("rulebook", "/rules"),
     Screen("the game's rules", "/rules", game=lambda: record("hand_first_spinner_counts")),
     Screen("the game's log", "/log", game=lambda: record("sim_all_fives_2p")),
     Screen("score sheet", "/sheet", game=lambda: record("sim_all_fives_2p")),
     Screen("blank score sheet", "/sheets/blank?sides=2"),
-    Screen("no such game (404)", "/games/999999", status=404),
+    Screen("no such game (404)", "/games/No-such-game-key-here0", status=404),
     Screen("no such page (404)", "/no/such/page", status=404),
 ]
 """Every page the ergonomics and accessibility tests check. A new page is one line here,
@@ -244,14 +265,14 @@ def visit(page: Page, base: str, screen: Screen) -> None:
 # -- playing a game by tapping, as a table does (the game-flow, import and no-JS tests) -----
 
 MIRROR = {"W": "E", "E": "W"}
-GAME_URL = re.compile(r"/games/\d+(\?.*)?$")
+GAME_URL = re.compile(r"/games/[A-Za-z0-9_-]{22}(\?.*)?$")
 
 
 def seed_game(server: LiveServer, setup: Setup, events: Sequence[Event] = ()) -> str:
     """Store a game with ``events`` already entered (the test's starting position); its URL."""
     with server.app.app_context():
         loaded = store.create(setup, events)
-        return f"{server.url}/games/{loaded.row.id}"
+        return f"{server.url}/games/{loaded.row.edit_key}"
 
 
 def start_game(

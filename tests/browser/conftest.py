@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browsing import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE, LiveServer, migrated_app
+from browsing import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE, WALL, LiveServer, migrated_app
 from playwright.sync_api import Browser, Page, Route
 
 HAVE_CHROMIUM = Path(CHROMIUM).exists()
@@ -88,6 +88,18 @@ def phone(browser: Browser) -> Iterator[Page]:
 def desktop(browser: Browser) -> Iterator[Page]:
     """A 1280x800 desktop window; fails the test if any request leaves the machine."""
     yield from _page(browser, DESKTOP)
+
+
+@pytest.fixture
+def second_phone(browser: Browser) -> Iterator[Page]:
+    """Another phone at the same table (its own browser context: its own cookies)."""
+    yield from _page(browser, PHONE)
+
+
+@pytest.fixture
+def wall(browser: Browser) -> Iterator[Page]:
+    """A wall screen: 1280x720 in landscape."""
+    yield from _page(browser, WALL)
 
 
 @pytest.fixture(params=["phone", "desktop"])

@@ -96,7 +96,7 @@ def fill_new_game(page: Page) -> None:
     arrow_to(page, "e.value === 'table' && e.checked")
     tab_to(page, "[name=start]")
     page.keyboard.press("Enter")
-    page.wait_for_url(re.compile(r"/games/\d+"))
+    page.wait_for_url(re.compile(r"/games/[A-Za-z0-9_-]{22}"))
 
 
 def play_hand(page: Page) -> None:

@@ -38,10 +38,10 @@ def load_table(server: LiveServer, page: Page) -> list[Response]:
     """Open a mid-hand table with an empty cache; every response the page received."""
     game = mid_hand()
     with server.app.app_context():
-        game_id = store.create(game.setup, game.events).row.id
+        key = store.create(game.setup, game.events).row.edit_key
     responses: list[Response] = []
     page.on("response", lambda response: responses.append(response))
-    page.goto(f"{server.url}/games/{game_id}", wait_until="networkidle")
+    page.goto(f"{server.url}/games/{key}", wait_until="networkidle")
     return responses
 
 

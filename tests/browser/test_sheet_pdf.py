@@ -18,12 +18,12 @@ from scorekeeper.rules.simulate import play_game
 FORMATS = ("A4", "Letter")
 
 
-def seed(server: LiveServer, game: Game) -> int:
-    """Store ``game`` on the live server; its id."""
+def seed(server: LiveServer, game: Game) -> str:
+    """Store ``game`` on the live server; its edit key."""
     from scorekeeper.web import store
 
     with server.app.app_context():
-        return store.create(game.setup, game.events).row.id
+        return store.create(game.setup, game.events).row.edit_key
 
 
 def finished(
@@ -76,8 +76,8 @@ def test_a_five_hand_game_prints_on_one_page(
     live_server: LiveServer, desktop: Page, paper: str
 ) -> None:
     game = first_hands(finished(["Ann", "Bob"], "all-fives", 1, range(6, 40)), 5)
-    game_id = seed(live_server, game)
-    pdf = printed(desktop, f"{live_server.url}/games/{game_id}/sheet", paper)
+    key = seed(live_server, game)
+    pdf = printed(desktop, f"{live_server.url}/games/{key}/sheet", paper)
     assert len(pdf.pages) == 1
     text = words(pdf)
     assert "All Fives score sheet" in text
@@ -95,8 +95,8 @@ def test_a_whole_game_in_partnership_prints_on_one_page_with_its_winner(
     live_server: LiveServer, desktop: Page, paper: str
 ) -> None:
     game = finished(["Ann", "Bob", "Cy", "Dee"], "fives-up", 7, range(4, 16), partners=True)
-    game_id = seed(live_server, game)
-    pdf = printed(desktop, f"{live_server.url}/games/{game_id}/sheet", paper)
+    key = seed(live_server, game)
+    pdf = printed(desktop, f"{live_server.url}/games/{key}/sheet", paper)
     assert len(pdf.pages) == 1
     text = words(pdf)
     winner = game.sides[game.winner].lower()
@@ -124,9 +124,9 @@ def test_the_sheet_prints_black_on_white_without_the_navigation(
     live_server: LiveServer, desktop: Page
 ) -> None:
     game = first_hands(finished(["Ann", "Bob"], "all-fives", 1, range(6, 40)), 5)
-    game_id = seed(live_server, game)
+    key = seed(live_server, game)
     desktop.emulate_media(media="print", color_scheme="dark")
-    desktop.goto(f"{live_server.url}/games/{game_id}/sheet")
+    desktop.goto(f"{live_server.url}/games/{key}/sheet")
     style = desktop.evaluate(
         """() => {
             const css = (el) => getComputedStyle(el);

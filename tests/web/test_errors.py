@@ -7,7 +7,7 @@ from pathlib import Path
 
 import flask_migrate
 import pytest
-from webtable import new_game, page_seq
+from webtable import NO_KEY, new_game, page_seq
 
 from app import create_app
 
@@ -16,14 +16,16 @@ def test_unknown_page_and_game_are_404_pages(client):
     response = client.get("/nowhere")
     assert response.status_code == 404
     assert "Not found" in response.get_data(as_text=True)
-    response = client.get("/games/12345")
+    response = client.get(f"/games/{NO_KEY}")
     assert response.status_code == 404
-    assert "There is no game 12345" in response.get_data(as_text=True)
-    assert client.get("/games/12345/record.json").status_code == 404
+    assert "There is no game at this link" in response.get_data(as_text=True)
+    assert client.get(f"/games/{NO_KEY}/record.json").status_code == 404
+    assert client.get("/games/1").status_code == 404
 
 
 def test_wrong_method_is_405(client):
-    response = client.get("/games/1/play")
+    table = new_game(client, ["Ann", "Bob"])
+    response = client.get(f"{table.url}/play")
     assert response.status_code == 405
     assert "POST" in response.headers["Allow"]
     assert client.put("/games/new").status_code == 405
@@ -36,7 +38,7 @@ def test_oversized_body_is_413(client):
 
 
 def test_htmx_errors_are_fragments_shown_in_the_alert_area(client):
-    response = client.get("/games/999", headers={"HX-Request": "true"})
+    response = client.get(f"/games/{NO_KEY}", headers={"HX-Request": "true"})
     assert response.status_code == 404
     assert response.headers["HX-Retarget"] == "#alerts"
     assert "<html" not in response.get_data(as_text=True)
@@ -60,7 +62,7 @@ def test_post_without_csrf_token_is_400_page_expired(csrf_client):
     response = csrf_client.post("/games/new", data={"player1": "Ann", "player2": "Bob"})
     assert response.status_code == 400
     assert "expired" in response.get_data(as_text=True)
-    response = csrf_client.post("/games/1/draw", data={"seq": "0"})
+    response = csrf_client.post(f"/games/{NO_KEY}/draw", data={"seq": "0"})
     assert response.status_code == 400
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from webtable import NO_KEY, key_in
 from werkzeug.test import TestResponse
 
 from scorekeeper.rules import ALL_TILES, HOUSE_RULES, PRESETS, RULE_IDS, Game, Setup
@@ -30,17 +31,17 @@ class Imported:
     """A game created through the import form."""
 
     client: FlaskClient
-    game_id: int
+    key: str
 
     def page(self) -> str:
         """The table page as it is now."""
-        return get(self.client, f"/games/{self.game_id}")
+        return get(self.client, f"/games/{self.key}")
 
     def post(self, action: str, data: dict[str, str]) -> TestResponse:
         """Submit an entry form with the seq the table page carries."""
         seq = re.search(r'name="seq" value="(\d+)"', self.page())
         assert seq
-        return self.client.post(f"/games/{self.game_id}/{action}", data={"seq": seq[1], **data})
+        return self.client.post(f"/games/{self.key}/{action}", data={"seq": seq[1], **data})
 
 
 def import_record(client: FlaskClient, record: dict[str, Any]) -> Imported:
@@ -52,7 +53,7 @@ def import_record(client: FlaskClient, record: dict[str, Any]) -> Imported:
         content_type="multipart/form-data",
     )
     assert response.status_code == 303, response.get_data(as_text=True)
-    return Imported(client, int(response.headers["Location"].rsplit("/", 1)[1]))
+    return Imported(client, key_in(response.headers["Location"]))
 
 
 def side_scores(html: str) -> dict[str, int]:
@@ -163,7 +164,7 @@ def test_the_rules_page_lists_every_preset_house_rule_and_rule_id(client):
 def test_a_games_rules_page_shows_the_values_in_force_and_marks_the_differences(client):
     record = domino_record({"Bob": 26}, target=300)
     table = import_record(client, record)
-    page = get(client, f"/games/{table.game_id}/rules")
+    page = get(client, f"/games/{table.key}/rules")
 
     def entry(name: str) -> str:
         found = re.search(rf'<li id="house-{name}"[^>]*>.*?</li>', page, re.S)
@@ -188,15 +189,15 @@ def test_a_refusal_on_the_table_links_to_its_rule(client):
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert 'data-rule="match"' in page
-    assert f'href="/games/{table.game_id}/rules#rule-match"' in page
-    assert 'id="rule-match"' in get(client, f"/games/{table.game_id}/rules")
+    assert f'href="/games/{table.key}/rules#rule-match"' in page
+    assert 'id="rule-match"' in get(client, f"/games/{table.key}/rules")
 
 
 def test_the_table_links_to_rules_log_and_sheet(client):
     table = import_record(client, domino_record({"Bob": 26}))
     page = table.page()
     for path in ("rules", "log", "sheet"):
-        assert f'href="/games/{table.game_id}/{path}"' in page
+        assert f'href="/games/{table.key}/{path}"' in page
 
 
 # -- the log -------------------------------------------------------------------------------
@@ -204,7 +205,7 @@ def test_the_table_links_to_rules_log_and_sheet(client):
 
 def test_the_log_explains_the_spinner_count_the_settlement_and_the_winner(client):
     table = import_record(client, domino_record({"Bob": 13}, target=15))
-    page = get(client, f"/games/{table.game_id}/log")
+    page = get(client, f"/games/{table.key}/log")
     text = text_of(page)
     assert "W 3; E 6-6, the spinner at the tip, 12; total 15, a multiple of five: +15" in text
     assert "Bob holds 13, rounds to 15: -15" in text
@@ -212,7 +213,7 @@ def test_the_log_explains_the_spinner_count_the_settlement_and_the_winner(client
     # Every entry can be opened (without JavaScript) and has its own link.
     entries = re.findall(r'<li id="e(\d+)"[^>]*>\s*<details', page)
     assert [int(i) for i in entries] == list(range(12))  # new hand, 10 events, settlement
-    assert f'href="/games/{table.game_id}/log?open=2#e2"' in page
+    assert f'href="/games/{table.key}/log?open=2#e2"' in page
 
 
 def test_a_log_entry_opens_when_linked_from_the_table(client):
@@ -220,17 +221,17 @@ def test_a_log_entry_opens_when_linked_from_the_table(client):
     page = table.page()
     assert "Ann wins!" in page
     # The winner screen links to the sheet and to the entry that decided the game.
-    assert f'href="/games/{table.game_id}/sheet"' in page
-    assert f'href="/games/{table.game_id}/log?open=11#e11"' in page
-    log = get(client, f"/games/{table.game_id}/log?open=11")
+    assert f'href="/games/{table.key}/sheet"' in page
+    assert f'href="/games/{table.key}/log?open=11#e11"' in page
+    log = get(client, f"/games/{table.key}/log?open=11")
     assert re.search(r'<li id="e11"[^>]*>\s*<details open>', log)
     assert not re.search(r'<li id="e10"[^>]*>\s*<details open>', log)
 
 
 def test_unknown_games_are_not_found_on_every_paper_page(client):
     for path in ("rules", "log", "sheet", "sheet.csv"):
-        page = get(client, f"/games/999/{path}", status=404)
-        assert "There is no game 999." in page
+        page = get(client, f"/games/{NO_KEY}/{path}", status=404)
+        assert "There is no game at this link" in page
 
 
 # -- referee notes ------------------------------------------------------------------------
@@ -244,8 +245,8 @@ def test_a_pass_while_holding_a_fitting_tile_is_noted_on_the_table_and_in_the_lo
     assert notes, "the table shows the hand's referee notes"
     assert expected in unescape(notes.group(0))
     assert len(re.findall(r"<li>", notes.group(0))) == 6  # one per six Ann kept
-    assert f'href="/games/{table.game_id}/log?open=4#e4"' in notes.group(0)
-    log = get(client, f"/games/{table.game_id}/log")
+    assert f'href="/games/{table.key}/log?open=4#e4"' in notes.group(0)
+    log = get(client, f"/games/{table.key}/log")
     entry = re.search(r'<li id="e4"[^>]*>.*?</details>', log, re.S)
     assert entry and "referee note" in entry.group(0) and expected in unescape(entry.group(0))
     assert 'data-referee-notes="1"' in log
@@ -258,7 +259,7 @@ def test_a_clean_hand_has_no_referee_notes(client):
     page = table.page()
     assert "data-settlement" in page
     assert "referee-notes" not in page
-    log = get(client, f"/games/{table.game_id}/log")
+    log = get(client, f"/games/{table.key}/log")
     assert "referee-notes" not in log and "referee note" not in log
     assert "Bob holds 5-4 5-3 4-2 2-1 = 26, rounds to 25: -25" in text_of(log)
 
@@ -291,7 +292,7 @@ def test_the_sheet_has_a_row_per_hand_ending_at_the_scoreboard(client, players, 
     game = simulated(players, preset, seed)
     table = import_record(client, write_record(game))
     scores = side_scores(table.page())
-    page = get(client, f"/games/{table.game_id}/sheet")
+    page = get(client, f"/games/{table.key}/sheet")
     rows = sheet_rows(page)
     assert len(rows) == len(game.hands)
     assert rows[-1] == scores
@@ -309,7 +310,7 @@ def test_the_sheet_has_a_row_per_hand_ending_at_the_scoreboard(client, players, 
 def test_the_sheet_csv_has_the_same_rows(client):
     game = simulated(["Ann", "Bob", "Cy"], "fives-up", 3)
     table = import_record(client, write_record(game))
-    response = client.get(f"/games/{table.game_id}/sheet.csv")
+    response = client.get(f"/games/{table.key}/sheet.csv")
     assert response.status_code == 200
     assert response.mimetype == "text/csv"
     assert "attachment" in response.headers["Content-Disposition"]
@@ -320,16 +321,16 @@ def test_the_sheet_csv_has_the_same_rows(client):
     assert [int(r[0]) for r in rows[1:]] == list(range(1, len(game.hands) + 1))
     totals = {side: int(rows[-1][5 + 3 * i]) for i, side in enumerate(game.sides)}
     assert totals == side_scores(table.page())
-    html_rows = sheet_rows(get(client, f"/games/{table.game_id}/sheet"))
+    html_rows = sheet_rows(get(client, f"/games/{table.key}/sheet"))
     for csv_row, html_row in zip(rows[1:], html_rows, strict=True):
         assert [int(csv_row[5 + 3 * i]) for i in range(3)] == list(html_row.values())
 
 
 def test_the_sheet_of_a_game_without_hands(client):
     table = import_record(client, {"format": "all-fives/1", "players": DUO, "hands": []})
-    page = get(client, f"/games/{table.game_id}/sheet")
+    page = get(client, f"/games/{table.key}/sheet")
     assert "No hand played yet." in page
-    rows = list(csv.reader(io.StringIO(get(client, f"/games/{table.game_id}/sheet.csv"))))
+    rows = list(csv.reader(io.StringIO(get(client, f"/games/{table.key}/sheet.csv"))))
     assert len(rows) == 1
 
 
@@ -350,7 +351,7 @@ def test_a_blank_sheet_for_other_sides_is_a_bad_request(client, query):
 
 def test_the_tally_draws_houses_crosses_and_strokes(client):
     table = import_record(client, domino_record({"Bob": 13}, target=15))
-    page = get(client, f"/games/{table.game_id}/sheet")
+    page = get(client, f"/games/{table.key}/sheet")
     # Ann ends on 15 (a cross and a stroke), Bob on 10 (a cross).
     ann = re.search(
         r'<span class="tally" role="img" aria-label="Ann: ([^"]+)" data-tally="15">(.*?)</span>',
@@ -361,7 +362,7 @@ def test_the_tally_draws_houses_crosses_and_strokes(client):
     assert ann.group(2).count("mark-cross") == 1 and ann.group(2).count("mark-stroke") == 1
     game = simulated(["Ann", "Bob"], "all-fives", 1)
     big = import_record(client, write_record(game))
-    page = get(client, f"/games/{big.game_id}/sheet")
+    page = get(client, f"/games/{big.key}/sheet")
     winner = game.sides[game.winner]
     score = game.scores[game.winner]
     found = re.search(

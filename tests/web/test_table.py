@@ -6,15 +6,7 @@ from __future__ import annotations
 import re
 from html import unescape
 
-from webtable import Table, import_record, new_game, page_seq, side_scores
-
-
-def started(client, players=("Ann", "Bob"), leader: int = 0, **fields: str) -> Table:
-    """A new game whose first hand ``leader`` leads, chosen on the table."""
-    table = new_game(client, list(players), **fields)
-    response = table.post("lead", {"how": "seat", "leader": str(leader)})
-    assert response.status_code == 303
-    return table
+from webtable import NO_KEY, import_record, page_seq, side_scores, started
 
 
 def held(page: str) -> dict[str, int]:
@@ -245,8 +237,8 @@ def test_page_and_fragment_vary_on_hx_request(client):
 
 
 def test_unknown_game_is_404(client):
-    assert client.get("/games/999").status_code == 404
-    assert client.post("/games/999/play", data={"seq": "0", "tile": "6-4"}).status_code == 404
+    assert client.get(f"/games/{NO_KEY}").status_code == 404
+    assert client.post(f"/games/{NO_KEY}/play", data={"seq": "0", "tile": "6-4"}).status_code == 404
 
 
 def test_finished_game_offers_only_undo(client):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from html import unescape
 from typing import Any
 
@@ -10,8 +11,18 @@ from flask.testing import FlaskClient
 from webforms import form_for
 from werkzeug.test import TestResponse
 
+NO_KEY = "No-such-game-key-here0"
+"""Shaped like a game key, but no game has it."""
+_EDIT_LINK = re.compile(r"^/games/([A-Za-z0-9_-]{22})(\?.*)?$")
 _SEQ = re.compile(r'name="seq" value="(\d+)"')
 _SCORE = re.compile(r'data-side-score="([^"]+)">(-?\d+)<')
+
+
+def key_in(location: str) -> str:
+    """The edit key of an edit link ("/games/<key>", maybe with a query)."""
+    found = _EDIT_LINK.match(location)
+    assert found, f"not an edit link: {location}"
+    return found.group(1)
 
 
 def page_seq(html: str) -> int:
@@ -29,11 +40,11 @@ def side_scores(html: str) -> dict[str, int]:
 class Table:
     """A game's table driven through its forms, as a browser without JavaScript drives it."""
 
-    def __init__(self, client: FlaskClient, game_id: int, htmx: bool = False) -> None:
+    def __init__(self, client: FlaskClient, key: str, htmx: bool = False) -> None:
         self.client = client
-        self.game_id = game_id
+        self.key = key
         self.htmx = htmx
-        self.url = f"/games/{game_id}"
+        self.url = f"/games/{key}"
 
     def page(self) -> str:
         """The table page as it is now."""
@@ -81,8 +92,17 @@ def new_game(client: FlaskClient, players: list[str], **fields: str) -> Table:
         data.pop("partners", None)
     response = client.post("/games/new", data=data)
     assert response.status_code == 303, response.get_data(as_text=True)
-    game_id = int(response.headers["Location"].split("/games/")[1].split("?")[0])
-    return Table(client, game_id)
+    return Table(client, key_in(response.headers["Location"]))
+
+
+def started(
+    client: FlaskClient, players: Sequence[str] = ("Ann", "Bob"), leader: int = 0, **fields: str
+) -> Table:
+    """A new game whose first hand ``leader`` leads, chosen on the table."""
+    table = new_game(client, list(players), **fields)
+    response = table.post("lead", {"how": "seat", "leader": str(leader)})
+    assert response.status_code == 303
+    return table
 
 
 def import_record(client: FlaskClient, record: dict[str, Any]) -> Table:
@@ -97,4 +117,4 @@ def import_record(client: FlaskClient, record: dict[str, Any]) -> Table:
         content_type="multipart/form-data",
     )
     assert response.status_code == 303, response.get_data(as_text=True)
-    return Table(client, int(response.headers["Location"].rsplit("/", 1)[1]))
+    return Table(client, key_in(response.headers["Location"]))

@@ -1,0 +1,111 @@
+"""What following a game live costs the server: an unchanged poll, a changed one, and a trivial
+Flask request as the floor, measured in the same run on the same app.
+
+Run from the repository root: ``.venv/bin/python bench/live_poll.py`` (``--requests N``).
+Every page following a game asks its live URL every 1.5 seconds; while nothing changes the
+server answers 304 from the game's version alone (one indexed column of one row: no events
+loaded, no replay). The target: an unchanged poll costs at most 1.5 times the trivial request.
+The game is a long one (a complete 2-player game to 250, every hand but the last settled), so
+a changed poll shows what a full replay and render cost at its worst.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import flask_migrate
+from flask.testing import FlaskClient
+
+from app import create_app
+from scorekeeper.rules.record import load_record
+from scorekeeper.web import store
+
+TARGET_RATIO = 1.5
+GAME = Path(__file__).resolve().parents[1] / "tests" / "data" / "sim_all_fives_2p.json"
+
+
+def timed(requests: int, ask: Callable[[], int], status: int) -> list[float]:
+    """The time of each of ``requests`` calls of ``ask``, in microseconds; checks the status."""
+    times = []
+    for _ in range(requests):
+        start = time.perf_counter()
+        got = ask()
+        times.append((time.perf_counter() - start) * 1e6)
+        assert got == status, f"expected {status}, got {got}"
+    return times
+
+
+def main() -> int:
+    """Measure and print the figures; exit 1 when the target is missed."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=3000)
+    args = parser.parse_args()
+
+    folder = Path(tempfile.mkdtemp())
+    app = create_app(
+        {"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}"}
+    )
+
+    @app.get("/bench/trivial")
+    def trivial() -> str:
+        return "ok"
+
+    with app.app_context():
+        flask_migrate.upgrade()
+        data = json.loads(GAME.read_text())
+        data["hands"][-1].pop("remaining", None)
+        game = load_record(json.dumps(data), unsettled_last_hand=True)
+        row = store.create(game.setup, game.events).row
+        key, events = row.edit_key, len(game.events)
+        version = row.version
+
+    client: FlaskClient = app.test_client()
+    live = f"/games/{key}/live"
+    unchanged = {"If-None-Match": f'"v{version}"', "HX-Request": "true"}
+    changed = {"If-None-Match": '"v0"', "HX-Request": "true"}
+
+    def floor() -> int:
+        return client.get("/bench/trivial").status_code
+
+    def poll_unchanged() -> int:
+        return client.get(live, headers=unchanged).status_code
+
+    def poll_changed() -> int:
+        return client.get(live, headers=changed).status_code
+
+    for ask, status in ((floor, 200), (poll_unchanged, 304), (poll_changed, 200)):
+        timed(50, ask, status)  # warm up
+    rounds: dict[str, list[float]] = {"trivial": [], "unchanged": [], "changed": []}
+    # Interleave the three in rounds, so a busy moment of the machine hits them all alike.
+    for _ in range(5):
+        rounds["trivial"] += timed(args.requests // 5, floor, 200)
+        rounds["unchanged"] += timed(args.requests // 5, poll_unchanged, 304)
+        rounds["changed"] += timed(max(1, args.requests // 50), poll_changed, 200)
+
+    medians = {name: statistics.median(times) for name, times in rounds.items()}
+    print(f"Game: {events} events ({GAME.name}, last hand open); {args.requests} requests each")
+    print(f"{'request':<34}{'median':>10}{'p90':>10}{'ratio':>8}")
+    for name, label in (
+        ("trivial", "trivial Flask request (floor)"),
+        ("unchanged", "unchanged poll (304)"),
+        ("changed", "changed poll (replay + render)"),
+    ):
+        times = sorted(rounds[name])
+        p90 = times[int(len(times) * 0.9)]
+        ratio = medians[name] / medians["trivial"]
+        print(f"{label:<34}{medians[name]:>8.0f}us{p90:>8.0f}us{ratio:>7.2f}x")
+    ratio = medians["unchanged"] / medians["trivial"]
+    verdict = "met" if ratio <= TARGET_RATIO else "MISSED"
+    print(f"Target: an unchanged poll within {TARGET_RATIO}x of the floor: {ratio:.2f}x, {verdict}")
+    return 0 if ratio <= TARGET_RATIO else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

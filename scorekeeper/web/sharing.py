@@ -1,0 +1,115 @@
+"""Sharing a game at the table: the share panel on the edit page, and the watch link's pages,
+which show everything and change nothing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import segno
+from flask import Blueprint, Response, abort, render_template, request, url_for
+from markupsafe import Markup
+
+from scorekeeper.rules import MalformedInput, Tile, parse_tile
+from scorekeeper.web import store
+from scorekeeper.web.access import DOORS, NO_GAME, load_or_404, remember
+from scorekeeper.web.store import WATCH, Door, Loaded, NotFound
+from scorekeeper.web.table import table_view
+
+bp = Blueprint("sharing", __name__)
+
+
+def qr_svg(text: str, label: str) -> Markup:
+    """``text`` as a QR code, inline SVG drawn on the server (sized by CSS, not attributes)."""
+    code = segno.make(text, error="m")
+    svg = code.svg_inline(
+        scale=1, border=4, omitsize=True, svgclass="qr-code", lineclass=None, title=label
+    )
+    return Markup(svg.replace("<svg ", '<svg role="img" ', 1))
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link to share: its address, and its QR code."""
+
+    url: str
+    qr: Markup
+
+
+@dataclass(frozen=True)
+class SharePanel:
+    """The two links of a game, shown on its edit page."""
+
+    watch: Link
+    edit: Link
+
+
+@bp.app_template_global()
+def share_panel(door: Door) -> SharePanel:
+    """The watch and edit links of the game behind the edit ``door``, absolute, with QR codes."""
+    watch = url_for("sharing.watch", key=door.watch_key, _external=True)
+    edit = url_for("games.table", key=door.key, _external=True)
+    return SharePanel(
+        Link(watch, qr_svg(watch, "QR code of the watch link")),
+        Link(edit, qr_svg(edit, "QR code of the edit link")),
+    )
+
+
+def _selected(loaded: Loaded) -> Tile | None:
+    """The tile a live page had picked (``?selected=6-4``), if it still waits for its end."""
+    text = request.args.get("selected", "")
+    game, hand = loaded.game, loaded.game.hand
+    if not text or not loaded.door.editable or hand is None or game.phase != "play":
+        return None
+    try:
+        chosen = parse_tile(text)
+    except MalformedInput:
+        return None
+    if chosen in hand.layout.on_table or len(game.fits(chosen)) < 2:
+        return None
+    return chosen
+
+
+@bp.get("/watch/<key:key>")
+def watch(key: str) -> tuple[str, int]:
+    """The table as the edit link shows it, without a way to change anything."""
+    loaded = load_or_404(key, WATCH)
+    remember(loaded.row, WATCH)
+    return render_template("game.html", t=table_view(loaded)), 200
+
+
+@bp.get("/watch/<key:key>/board")
+def board(key: str) -> tuple[str, int]:
+    """The board for a wall screen: big scores, whose turn, the layout and the last play."""
+    loaded = load_or_404(key, WATCH)
+    return render_template("board.html", t=table_view(loaded)), 200
+
+
+@bp.get(f"/{DOORS}/<key:key>/live")
+def live(door: str, key: str) -> Response:
+    """What a live page polls: 304 while the game is unchanged, else its new table or board.
+
+    The check reads the game's version alone (one column of one row): no events are loaded
+    and nothing is replayed until the game has changed. The page sends the version it shows
+    as ``If-None-Match: "v<version>"``.
+    """
+    try:
+        version = store.version_of(key, door)
+    except NotFound:
+        abort(404, description=NO_GAME)
+    if request.if_none_match.contains(etag(version)):
+        unchanged = Response(status=304)
+        unchanged.set_etag(etag(version))
+        unchanged.headers["Cache-Control"] = "no-store"
+        return unchanged
+    loaded = load_or_404(key, door)
+    view = table_view(loaded, selected=_selected(loaded))
+    template = "_board.html" if request.args.get("view") == "board" else "_table.html"
+    response = Response(render_template(template, t=view))
+    response.set_etag(etag(loaded.row.version))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def etag(version: int) -> str:
+    """The entity tag of a game at ``version`` (the same for every page that shows it)."""
+    return f"v{version}"

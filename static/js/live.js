@@ -1,0 +1,121 @@
+// Live pages follow a game that another phone changes.
+//
+// The poller (#live, see templates/_live.html) asks its hx-get URL every 1.5 seconds, sending
+// the version the page shows as If-None-Match: the server answers 304 while nothing changed.
+// A newer table (or board) is swapped in keeping what the reader was doing: the scroll
+// position, a picked tile (sent as ?selected= so the server keeps it picked), text typed
+// into a form, which folds are open, and the focus. A short "Updated" cue says it happened.
+(function () {
+  "use strict";
+
+  const CUE_MS = 2500;
+  let cueTimer = null;
+
+  function poller() {
+    return document.getElementById("live");
+  }
+
+  function shownBy(live) {
+    return document.querySelector(live.dataset.liveTarget);
+  }
+
+  function busy() {
+    // An entry of this page is on its way: its own answer will bring the new table.
+    return document.querySelector("form.htmx-request, button.htmx-request") !== null;
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const live = poller();
+    if (!live || event.detail.elt !== live) return;
+    if (document.hidden || busy() || !shownBy(live)) event.preventDefault();
+  });
+
+  document.addEventListener("htmx:configRequest", function (event) {
+    const live = poller();
+    if (!live || event.detail.elt !== live) return;
+    const shown = shownBy(live);
+    if (!shown) return;
+    event.detail.headers["If-None-Match"] = '"v' + shown.dataset.version + '"';
+    const picked = shown.querySelector("form.choose-end input[name=tile]");
+    if (picked) event.detail.parameters.selected = picked.value;
+  });
+
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const live = poller();
+    if (!live || event.detail.elt !== live) return;
+    const xhr = event.detail.xhr;
+    if (!xhr || xhr.status !== 200) return;
+    const shown = shownBy(live);
+    const fresh = new DOMParser().parseFromString(xhr.responseText, "text/html").body
+      .firstElementChild;
+    if (!shown || !fresh || fresh.id !== shown.id) return;
+    // A poll answered before this page's own entry landed must not bring back an older table.
+    if (Number(fresh.dataset.version) <= Number(shown.dataset.version)) return;
+    replace(shown, xhr.responseText, live.dataset.liveTarget);
+    cue();
+  });
+
+  // When the phone wakes up or the tab comes back, catch up at once.
+  document.addEventListener("visibilitychange", function () {
+    const live = poller();
+    if (live && !document.hidden && window.htmx) window.htmx.trigger(live, "catchup");
+  });
+
+  function remember(shown) {
+    const typed = {};
+    shown.querySelectorAll("input[type=text], textarea").forEach(function (field) {
+      if (field.name && field.value) typed[field.name] = field.value;
+    });
+    const folds = {};
+    shown.querySelectorAll("details[class]").forEach(function (fold) {
+      folds[fold.className] = fold.open;
+    });
+    const active = document.activeElement;
+    let focus = null;
+    if (active && shown.contains(active)) {
+      if (active.id) focus = "#" + CSS.escape(active.id);
+      else if (active.name) {
+        focus = active.tagName.toLowerCase() + '[name="' + CSS.escape(active.name) + '"]';
+        if (active.value && active.tagName === "BUTTON") {
+          focus += '[value="' + CSS.escape(active.value) + '"]';
+        }
+      }
+    }
+    return { typed: typed, folds: folds, focus: focus, x: window.scrollX, y: window.scrollY };
+  }
+
+  function restore(shown, state) {
+    Object.keys(state.typed).forEach(function (name) {
+      const field = shown.querySelector('[name="' + CSS.escape(name) + '"]');
+      if (field && !field.value) field.value = state.typed[name];
+    });
+    shown.querySelectorAll("details[class]").forEach(function (fold) {
+      if (fold.className in state.folds) fold.open = state.folds[fold.className];
+    });
+    if (state.focus) {
+      const again = shown.querySelector(state.focus);
+      if (again) again.focus({ preventScroll: true });
+    }
+    window.scrollTo(state.x, state.y);
+  }
+
+  function replace(shown, html, selector) {
+    const state = remember(shown);
+    window.htmx.swap(shown, html, { swapStyle: "outerHTML", swapDelay: 0, settleDelay: 0 });
+    const now = document.querySelector(selector);
+    if (now) restore(now, state);
+  }
+
+  function cue() {
+    const note = document.getElementById("live-cue");
+    if (!note) return;
+    note.hidden = false;
+    note.textContent = "Updated";
+    note.classList.add("live-cue--on");
+    clearTimeout(cueTimer);
+    cueTimer = setTimeout(function () {
+      note.classList.remove("live-cue--on");
+      note.hidden = true;
+    }, CUE_MS);
+  }
+})();

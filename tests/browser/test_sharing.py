@@ -1,0 +1,170 @@
+"""Several phones on one game: the watch link follows live, a second scorekeeper keeps what
+they were doing, the board on the wall, and the share panel's QR code scans."""
+
+from __future__ import annotations
+
+import io
+
+import zxingcpp
+from browsing import LiveServer, TablePage, seed_game
+from PIL import Image
+from playwright.sync_api import Page, expect
+
+from scorekeeper.rules import NewHand, Play, Setup, tile
+
+LIVE_WITHIN_MS = 2000
+"""A page following the game shows an entry made elsewhere within 2 seconds."""
+
+
+def started(server: LiveServer) -> str:
+    """A two-player game with Ann's lead 5-5 on the table (Bob to play); its edit URL."""
+    setup = Setup.create(["Ann", "Bob"], "all-fives")
+    return seed_game(server, setup, [NewHand(0), Play(0, tile(5, 5))])
+
+
+def watch_link(page: Page) -> str:
+    """The watch link the edit page's share panel shows."""
+    return page.locator("#watch-link").input_value()
+
+
+def test_a_play_on_the_edit_page_shows_on_the_watch_page_within_2_seconds(
+    live_server: LiveServer, phone: Page, second_phone: Page
+) -> None:
+    phone.goto(started(live_server))
+    table = TablePage(phone)
+    second_phone.goto(watch_link(phone))
+    watcher = second_phone.locator("#table")
+    expect(second_phone.locator('[data-side-score="Bob"]')).to_have_text("0")
+    expect(second_phone.locator("button[data-tile]")).to_have_count(0)
+    second_phone.evaluate("() => { window.notReloaded = true; }")
+
+    table.play("5-0", "E", offered=["W", "E"])
+    expect(watcher).to_have_attribute("data-seq", str(table.seq), timeout=LIVE_WITHIN_MS)
+    expect(second_phone.locator('[data-side-score="Bob"]')).to_have_text("10")
+    expect(second_phone.locator("#live-cue")).to_have_text("Updated")
+    assert second_phone.evaluate("() => window.notReloaded") is True
+
+    table.undo()
+    expect(watcher).to_have_attribute("data-seq", str(table.seq), timeout=LIVE_WITHIN_MS)
+    expect(second_phone.locator('[data-side-score="Bob"]')).to_have_text("0")
+
+
+def test_a_second_scorekeeper_keeps_a_picked_tile_and_the_scroll_position(
+    live_server: LiveServer, phone: Page, second_phone: Page
+) -> None:
+    url = started(live_server)
+    phone.goto(url)
+    first = TablePage(phone)
+    second_phone.goto(url)
+    second = TablePage(second_phone)
+    # The second phone picks 5-1, which fits W and E: it waits for the end to be tapped.
+    second.tap(second.tile("5-1"))
+    expect(second_phone.locator(".choose-end .end-button")).to_have_count(2)
+    second_phone.evaluate("() => window.scrollTo(0, 400)")
+    scrolled = second_phone.evaluate("() => window.scrollY")
+    assert scrolled > 0
+
+    first.draw()  # Bob draws on the first phone: the game changes under the second one.
+    expect(second.table).to_have_attribute("data-seq", str(first.seq), timeout=LIVE_WITHIN_MS)
+    expect(second_phone.locator("#live-cue")).to_have_text("Updated")
+    expect(second_phone.locator(".choose-end input[name=tile]")).to_have_value("5-1")
+    assert abs(second_phone.evaluate("() => window.scrollY") - scrolled) <= 2
+    # The picked tile is played from the updated page, with the seq it now carries.
+    second.seq = first.seq
+    second.tap(second_phone.locator('.choose-end button[data-end="E"]').first)
+    second.entered()
+    expect(phone.locator("#table")).to_have_attribute(
+        "data-seq", str(second.seq), timeout=LIVE_WITHIN_MS
+    )
+
+
+def test_an_entry_from_a_page_that_fell_behind_is_refused_as_stale(
+    live_server: LiveServer, phone: Page, second_phone: Page
+) -> None:
+    url = started(live_server)
+    phone.goto(url)
+    second_phone.goto(url)
+    # The second phone stops following (as if asleep), then the first one plays.
+    second_phone.evaluate("() => document.getElementById('live').remove()")
+    first = TablePage(phone)
+    first.play("5-0", "E", offered=["W", "E"])
+    second = TablePage(second_phone)
+    second.tap(second.action("draw"))
+    expect(second_phone.locator(".notice-stale")).to_be_visible()
+    expect(second.table).to_have_attribute("data-seq", str(first.seq))
+
+
+def test_the_board_on_a_wall_screen_follows_the_game(
+    live_server: LiveServer, phone: Page, wall: Page
+) -> None:
+    phone.goto(started(live_server))
+    table = TablePage(phone)
+    wall.goto(watch_link(phone) + "/board")
+    ann = wall.locator('[data-side-score="Ann"]')
+    expect(ann).to_have_text("10")
+    expect(wall.locator("[data-turn]")).to_have_text("Bob to play")
+    # Readable from three metres: the scores are large, and everything fits the screen.
+    assert float(ann.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")) >= 96
+    assert wall.evaluate("() => document.documentElement.scrollWidth") <= 1280
+    for selector in ('[data-side-score="Bob"]', "[data-turn]", ".board-target", "svg"):
+        box = wall.locator(selector).first.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 720, selector
+
+    table.play("5-0", "E", offered=["W", "E"])
+    expect(wall.locator('[data-side-score="Bob"]')).to_have_text("10", timeout=LIVE_WITHIN_MS)
+    expect(wall.locator("[data-last-points]")).to_have_text("+10")
+    expect(wall.locator("[data-turn]")).to_have_text("Ann to play")
+
+
+def test_the_board_fits_a_phone_too(live_server: LiveServer, phone: Page) -> None:
+    phone.goto(started(live_server))
+    phone.goto(watch_link(phone) + "/board")
+    expect(phone.locator('[data-side-score="Ann"]')).to_be_visible()
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 360
+
+
+def test_the_watch_qr_code_scans_to_the_watch_link(live_server: LiveServer, phone: Page) -> None:
+    phone.goto(started(live_server))
+    phone.locator("#share > summary").click()
+    code = phone.locator('[data-qr="watch"] svg')
+    expect(code).to_be_visible()
+    box = code.bounding_box()
+    assert box is not None and box["width"] >= 200, "too small to scan across a table"
+    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(code.screenshot())))
+    assert [result.text for result in found] == [watch_link(phone)]
+    assert "/watch/" in watch_link(phone)
+    # The edit link's code stays folded away until asked for.
+    expect(phone.locator('[data-qr="edit"] svg')).to_be_hidden()
+    phone.get_by_text("Show the edit link's QR code").click()
+    edit = phone.locator('[data-qr="edit"] svg')
+    expect(edit).to_be_visible()
+    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(edit.screenshot())))
+    assert [result.text for result in found] == [phone.url]
+
+
+def test_the_copy_button_copies_the_watch_link(live_server: LiveServer, desktop: Page) -> None:
+    desktop.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    desktop.goto(started(live_server))
+    desktop.locator("#share > summary").click()
+    desktop.locator('button[data-copy="watch-link"]').click()
+    expect(desktop.locator("#share .copied")).to_contain_text("Copied")
+    assert desktop.evaluate("() => navigator.clipboard.readText()") == watch_link(desktop)
+
+
+def test_my_games_lists_what_this_phone_opened_and_forgets_on_request(
+    live_server: LiveServer, phone: Page, second_phone: Page
+) -> None:
+    phone.goto(started(live_server))
+    watch = watch_link(phone)
+    second_phone.goto(live_server.url + "/")
+    expect(second_phone.locator(".my-game")).to_have_count(0)
+    second_phone.goto(watch)
+    second_phone.goto(live_server.url + "/")
+    expect(second_phone.locator(".my-game")).to_have_count(1)
+    second_phone.locator(".my-game a").click()
+    expect(second_phone).to_have_url(watch)
+    second_phone.goto(live_server.url + "/")
+    second_phone.locator(".forget-button").click()
+    expect(second_phone.locator(".my-game")).to_have_count(0)
+    phone.goto(live_server.url + "/")
+    expect(phone.locator(".my-game")).to_have_count(1)

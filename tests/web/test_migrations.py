@@ -1,0 +1,87 @@
+"""Existing databases migrate: games stored before the secret links get them, nothing lost."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from pathlib import Path
+
+import flask_migrate
+from sqlalchemy import MetaData, text
+from webtable import Table, side_scores
+
+from app import create_app
+from scorekeeper.web.extensions import db
+
+BEFORE_KEYS = "a92279f79972"
+"""The first schema: games reached by their sequential id."""
+OTHER_DATABASE = __import__("os").environ.get("SCOREKEEPER_TEST_DATABASE_URL")
+
+
+def _old_game(players: list[str], events: list[tuple[str, dict]]) -> None:
+    now = datetime(2026, 11, 1, 20, 0)
+    game_id = db.session.execute(
+        text(
+            "INSERT INTO game (created_at, updated_at, players, preset, options, partners,"
+            " status, winner) VALUES (:now, :now, :players, 'all-fives', '{}', NULL,"
+            " 'play', NULL) RETURNING id"
+        ),
+        {"now": now, "players": json.dumps(players)},
+    ).scalar_one()
+    for seq, (kind, data) in enumerate(events, 1):
+        db.session.execute(
+            text(
+                "INSERT INTO event (game_id, seq, kind, data, created_at)"
+                " VALUES (:game, :seq, :kind, :data, :now)"
+            ),
+            {"game": game_id, "seq": seq, "kind": kind, "data": json.dumps(data), "now": now},
+        )
+    db.session.commit()
+
+
+def test_games_stored_before_the_keys_get_two_keys_each_and_keep_their_events(tmp_path: Path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+            "SQLALCHEMY_DATABASE_URI": OTHER_DATABASE or f"sqlite:///{tmp_path / 'old.sqlite'}",
+        }
+    )
+    lead = ("new_hand", {"leader": 0})
+    five = ("play", {"player": 0, "tile": "5-5", "end": None, "flipped": False})
+    with app.app_context():
+        if OTHER_DATABASE:
+            meta = MetaData()
+            meta.reflect(bind=db.engine)
+            meta.drop_all(bind=db.engine)
+        flask_migrate.upgrade(revision=BEFORE_KEYS)
+        _old_game(["Ann", "Bob"], [lead, five])
+        _old_game(["Cy", "Di", "Ed"], [])
+        flask_migrate.upgrade()
+        rows = db.session.execute(
+            text("SELECT edit_key, watch_key, version FROM game ORDER BY id")
+        ).all()
+        events = db.session.execute(text("SELECT count(*) FROM event")).scalar_one()
+    assert events == 2
+    keys = [key for row in rows for key in row[:2]]
+    assert len(set(keys)) == 4
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{22}", key) for key in keys)
+    assert [row[2] for row in rows] == [2, 0]
+
+    client = app.test_client()
+    table = Table(client, rows[0][0])
+    assert side_scores(table.page()) == {"Ann": 10, "Bob": 0}
+    assert client.get(f"/watch/{rows[0][1]}").status_code == 200
+    assert client.get("/games/1").status_code == 404
+    response = table.play("5-0", "E")
+    assert response.status_code == 303
+    assert side_scores(table.page()) == {"Ann": 10, "Bob": 10}
+
+    with app.app_context():
+        db.session.remove()
+        flask_migrate.downgrade(revision=BEFORE_KEYS)
+        assert db.session.execute(text("SELECT count(*) FROM event")).scalar_one() == 3
+        db.session.remove()
+        db.engine.dispose()
