@@ -15,10 +15,14 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 
 install: $(STAMP)
 
-## Install, migrate the SQLite database in instance/, serve on http://127.0.0.1:5000
+HOST ?= 0.0.0.0
+PORT ?= 5000
+
+## Install, migrate the SQLite database in instance/, serve on the local network (port 5000)
+## and print the address the phones open; `make run HOST=127.0.0.1` keeps it to this machine
 run: $(STAMP)
 	$(VENV)/bin/flask --app app db upgrade
-	$(VENV)/bin/flask --app app run --host 127.0.0.1 --port 5000
+	$(VENV)/bin/flask --app app serve --host $(HOST) --port $(PORT)
 
 ## Install, lint, type-check and run every test
 test: $(STAMP)

@@ -1,13 +1,20 @@
-"""Command-line commands: ``flask --app app replay RECORD.json`` and ``flask --app app games``."""
+"""Command-line commands: ``flask --app app replay RECORD.json``, ``flask --app app games``,
+and ``flask --app app serve``, which runs the app for the phones at a table."""
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 import json
+import socket
+import sys
 from typing import BinaryIO
 
 import click
-from flask import Flask
+import segno
+from flask import Flask, current_app
 from flask.cli import with_appcontext
+from gunicorn.app.base import BaseApplication
 
 from scorekeeper.rules.record import replay
 from scorekeeper.web import store
@@ -53,7 +60,87 @@ def games_command(base_url: str) -> None:
     click.echo(f"{len(rows)} game{'' if len(rows) == 1 else 's'}.")
 
 
+class TableServer(BaseApplication):  # type: ignore[misc]
+    """gunicorn in one process with a few threads: enough for the phones of a few tables,
+    and one process keeps SQLite's writers in one place."""
+
+    def __init__(self, app: Flask, bind: str) -> None:
+        self.application = app
+        self.options = {"bind": bind, "workers": 1, "threads": 8}
+        super().__init__()
+
+    def load_config(self) -> None:
+        """Take the options above instead of gunicorn's command line."""
+        for name, value in self.options.items():
+            self.cfg.set(name, value)
+
+    def load(self) -> Flask:
+        """The app to serve."""
+        return self.application
+
+
+def local_addresses() -> list[str]:
+    """This machine's IPv4 addresses on the local network (the home Wi-Fi), best guess first.
+
+    Asks the system which address it would send from (a UDP socket sends nothing when it
+    connects), then the addresses of the host name; loopback and link-local are left out.
+    """
+    found: list[str] = []
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        found.append(probe.getsockname()[0])
+    except OSError:
+        pass
+    finally:
+        probe.close()
+    with contextlib.suppress(OSError):
+        found += socket.gethostbyname_ex(socket.gethostname())[2]
+    usable = []
+    for address in found:
+        ip = ipaddress.ip_address(address)
+        if not (ip.is_loopback or ip.is_link_local or ip.is_unspecified) and address not in usable:
+            usable.append(address)
+    return usable
+
+
+def announce(host: str, port: int, show_qr: bool) -> None:
+    """Say where the phones at the table open the app, with a QR code of the first address."""
+    if host not in ("0.0.0.0", "::", ""):
+        click.echo(f"Open http://{host}:{port} (this machine only: HOST=0.0.0.0 shares it).")
+        return
+    addresses = local_addresses()
+    if not addresses:
+        click.echo(f"Listening on port {port} of every network; no local address was found.")
+        click.echo(f"On this machine: http://localhost:{port}")
+        return
+    click.echo("The phones at the table open (same Wi-Fi):")
+    for address in addresses:
+        click.echo(f"    http://{address}:{port}")
+    if show_qr:
+        segno.make(f"http://{addresses[0]}:{port}", error="m").terminal(compact=True)
+        click.echo("Scan the code with a phone's camera to open the first address.")
+
+
+@click.command("serve")
+@click.option("--host", default="0.0.0.0", show_default=True, help="0.0.0.0: the local network.")
+@click.option("--port", default=5000, show_default=True, type=int)
+@click.option(
+    "--qr/--no-qr", default=None, help="Print the address as a QR code (default: on a terminal)."
+)
+def serve_command(host: str, port: int, qr: bool | None) -> None:
+    """Serve the app for the phones at a table, and print the address they open.
+
+    Listens on the local network by default, so every phone on the same Wi-Fi can reach it;
+    for a club on the internet use gunicorn behind an HTTPS proxy instead (see README).
+    """
+    announce(host, port, sys.stdout.isatty() if qr is None else qr)
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    TableServer(app, f"[{host}]:{port}" if ":" in host else f"{host}:{port}").run()
+
+
 def init_app(app: Flask) -> None:
     """Register the commands."""
     app.cli.add_command(replay_command)
     app.cli.add_command(games_command)
+    app.cli.add_command(serve_command)
