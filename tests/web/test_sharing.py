@@ -31,10 +31,7 @@ LEGAL = {
 
 def watch_url(table: Table) -> str:
     """The watch link the edit page's share panel offers, as a path."""
-    page = table.page()
-    found = re.search(r'id="watch-link" type="url" value="http://localhost(/watch/[^"]+)"', page)
-    assert found, "the edit page shows no watch link"
-    return found.group(1)
+    return table.watch_url()
 
 
 def text(client: FlaskClient, url: str, status: int = 200, **kwargs: object) -> str:

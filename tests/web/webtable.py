@@ -14,6 +14,7 @@ from werkzeug.test import TestResponse
 NO_KEY = "No-such-game-key-here0"
 """Shaped like a game key, but no game has it."""
 _EDIT_LINK = re.compile(r"^/games/([A-Za-z0-9_-]{22})(\?.*)?$")
+_WATCH_LINK = re.compile(r'id="watch-link" type="url" value="http://localhost(/watch/[^"]+)"')
 _SEQ = re.compile(r'name="seq" value="(\d+)"')
 _SCORE = re.compile(r'data-side-score="([^"]+)">(-?\d+)<')
 
@@ -51,6 +52,12 @@ class Table:
         response = self.client.get(self.url)
         assert response.status_code == 200
         return response.get_data(as_text=True)
+
+    def watch_url(self) -> str:
+        """The watch link the edit page's share panel offers, as a path."""
+        found = _WATCH_LINK.search(self.page())
+        assert found, "the edit page shows no watch link"
+        return found.group(1)
 
     def seq(self) -> int:
         """The seq the page carries now."""
