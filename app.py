@@ -10,7 +10,7 @@ from typing import Any
 
 from flask import Flask
 
-from scorekeeper.web import access, cli, errors, extensions, paper, sharing, views
+from scorekeeper.web import access, cli, errors, extensions, paper, pwa, sharing, views
 
 MAX_BODY = 1024 * 1024
 
@@ -89,6 +89,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     views.init_app(app)
     app.register_blueprint(paper.bp)
     app.register_blueprint(sharing.bp)
+    pwa.init_app(app)
     errors.init_app(app)
     cli.init_app(app)
     return app

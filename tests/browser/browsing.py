@@ -239,6 +239,7 @@ SCREENS: list[Screen] = [
     Screen("the game's log", "/log", game=lambda: record("sim_all_fives_2p")),
     Screen("score sheet", "/sheet", game=lambda: record("sim_all_fives_2p")),
     Screen("blank score sheet", "/sheets/blank?sides=2"),
+    Screen("offline page", "/offline"),
     Screen("no such game (404)", "/games/No-such-game-key-here0", status=404),
     Screen("no such page (404)", "/no/such/page", status=404),
 ]
