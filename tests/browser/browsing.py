@@ -167,6 +167,13 @@ def import_refused(page: Page, game: Game | None) -> None:
     page.wait_for_selector(".record-refusal [data-rule]")
 
 
+def entry_not_saved(page: Page, game: Game | None) -> None:
+    """Tap a tile while the server cannot be reached: "Not saved" and "Send again" appear."""
+    page.route("**/play", lambda route: route.abort())
+    tile_button(page, tiles_fitting(game, 1)[0]).click()
+    page.wait_for_selector("[data-not-saved] [data-send-again]")
+
+
 def open_house_rules(page: Page, game: Game | None) -> None:
     """Open the new game's house rules."""
     page.click("details.house-rules summary")
@@ -218,6 +225,11 @@ SCREENS: list[Screen] = [
         "refusal shown",
         game=lambda: record("hand_first_spinner_counts"),
         then=tap_unfitting_tile,
+    ),
+    Screen(
+        "entry not saved",
+        game=lambda: record("hand_first_spinner_counts"),
+        then=entry_not_saved,
     ),
     Screen(
         "settlement form",

@@ -1,16 +1,31 @@
-"""The installed app in Chromium: the service worker and the offline page."""
+"""The installed app in Chromium: the service worker and the offline page, and an entry that did
+not reach the server (never dropped, sent again)."""
 
 from __future__ import annotations
 
+import re
+
 from browsing import LiveServer, TablePage, seed_game
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from scorekeeper.rules import NewHand, Setup
+
+NOT_REACHED = "Not saved: the server could not be reached."
+_SEQ = re.compile(r'id="table"[^>]*data-seq="(\d+)"')
 
 
 def lead_position(server: LiveServer) -> str:
     """A two-player game with Ann to lead hand 1: any tile is a legal lead."""
     return seed_game(server, Setup.create(["Ann", "Ben"], "all-fives"), [NewHand(0)])
+
+
+def stored_seq(page: Page, url: str) -> int:
+    """How many events the server holds for the game at ``url``, asked outside the page."""
+    response = page.request.get(url)
+    assert response.ok
+    found = _SEQ.search(response.text())
+    assert found is not None
+    return int(found.group(1))
 
 
 def controlled(page: Page, url: str) -> None:
@@ -79,3 +94,128 @@ def test_game_pages_are_answered_by_the_server_never_from_a_copy(
     phone.reload()
     expect(phone.locator("#table")).to_have_attribute("data-seq", "2")
     expect(phone.locator('.table-picture [data-tile="5-5"]')).to_have_count(1)
+
+
+# -- an entry that did not reach the server ---------------------------------------------
+
+
+def test_an_entry_that_cannot_reach_the_server_is_shown_and_sent_again(
+    live_server: LiveServer, phone: Page
+) -> None:
+    url = lead_position(live_server)
+    controlled(phone, url)
+    table = TablePage(phone)
+    phone.route("**/play", lambda route: route.abort())
+    table.tap(table.tile("6-6"))
+
+    notice = phone.locator("[data-not-saved]")
+    expect(notice).to_contain_text(NOT_REACHED)
+    expect(notice).to_contain_text("laptop running the app is on")
+    send_again = notice.get_by_role("button", name="Send again")
+    expect(send_again).to_be_visible()
+    assert notice.evaluate("n => n.nextElementSibling.matches('form.picker')"), "beside the form"
+    table.expect_unchanged()
+    assert stored_seq(phone, url) == table.seq, "nothing was stored"
+
+    phone.unroute("**/play")
+    table.tap(send_again)
+    table.entered()
+    expect(notice).to_have_count(0)
+    expect(phone.locator('.table-picture [data-tile="6-6"]')).to_have_count(1)
+    assert stored_seq(phone, url) == table.seq
+
+
+def test_an_entry_that_arrived_but_whose_answer_was_lost_is_not_entered_twice(
+    live_server: LiveServer, phone: Page
+) -> None:
+    url = lead_position(live_server)
+    phone.goto(url)
+    table = TablePage(phone)
+
+    def arrive_then_fail(route: Route) -> None:
+        route.fetch()  # the server stores the entry...
+        route.abort()  # ...but the phone never hears back
+
+    phone.route("**/play", arrive_then_fail)
+    table.tap(table.tile("6-6"))
+    notice = phone.locator("[data-not-saved]")
+    expect(notice).to_contain_text(NOT_REACHED)
+    assert stored_seq(phone, url) == table.seq + 1
+    phone.unroute("**/play")
+    table.tap(notice.get_by_role("button", name="Send again"))
+    table.entered()  # the table as the server has it: the lead, once
+    expect(phone.locator(".notice-stale")).to_contain_text("nothing was entered")
+    expect(notice).to_have_count(0)
+    assert stored_seq(phone, url) == table.seq
+
+
+def test_a_server_error_is_not_saved_and_keeps_the_table(
+    live_server: LiveServer, phone: Page
+) -> None:
+    url = lead_position(live_server)
+    phone.goto(url)
+    table = TablePage(phone)
+    phone.route(
+        "**/play",
+        lambda route: route.fulfill(
+            status=502, content_type="text/html", body="<h1>502 Bad Gateway</h1>"
+        ),
+    )
+    table.tap(table.tile("6-6"))
+    notice = phone.locator("[data-not-saved]")
+    expect(notice).to_contain_text("Not saved: the server failed to answer (error 502).")
+    expect(phone.get_by_text("Bad Gateway")).to_have_count(0)
+    expect(phone.locator("#table .picker")).to_be_visible()
+    table.expect_unchanged()
+    phone.unroute("**/play")
+    table.tap(notice.get_by_role("button", name="Send again"))
+    table.entered()
+    expect(notice).to_have_count(0)
+
+
+def test_an_entry_without_an_answer_in_time_is_not_saved(
+    live_server: LiveServer, phone: Page
+) -> None:
+    url = lead_position(live_server)
+    phone.goto(url)
+    table = TablePage(phone)
+    phone.evaluate("htmx.config.timeout = 1000")  # instead of the default ten seconds
+    held: list[Route] = []
+
+    def no_answer(route: Route) -> None:
+        held.append(route)  # the request went out; nothing comes back
+
+    phone.route("**/play", no_answer)
+    table.tap(table.tile("6-6"))
+    notice = phone.locator("[data-not-saved]")
+    expect(notice).to_contain_text(NOT_REACHED)
+    assert held, "the entry was sent"
+    held[0].abort()
+    phone.unroute("**/play")
+    table.tap(notice.get_by_role("button", name="Send again"))
+    table.entered()
+    assert stored_seq(phone, url) == table.seq
+
+
+def test_a_failed_send_again_says_so_again(live_server: LiveServer, phone: Page) -> None:
+    url = lead_position(live_server)
+    phone.goto(url)
+    table = TablePage(phone)
+    refused: list[str] = []
+
+    def unreachable(route: Route) -> None:
+        refused.append(route.request.post_data or "")
+        route.abort()
+
+    phone.route("**/play", unreachable)
+    table.tap(table.tile("6-6"))
+    notice = phone.locator("[data-not-saved]")
+    send_again = notice.get_by_role("button", name="Send again")
+    expect(send_again).to_be_enabled()
+    table.tap(send_again)
+    expect(send_again).to_be_enabled()  # back from "Sending…": it failed again
+    assert len(refused) == 2
+    assert all("tile=6-6" in body and f"seq={table.seq}" in body for body in refused), refused
+    expect(notice).to_have_count(1)
+    expect(notice).to_contain_text(NOT_REACHED)
+    table.expect_unchanged()

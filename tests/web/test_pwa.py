@@ -148,7 +148,7 @@ def test_pages_load_their_scripts_deferred_from_files_and_have_no_inline_code(cl
         assert not head.inline_scripts
         scripts = head.find("script")
         sources = [s["src"] or "" for s in scripts]
-        for name in ("js/offline.js",):
+        for name in ("js/not-saved.js", "js/offline.js"):
             assert any(f"/static/{name}?v=" in src for src in sources), name
         assert all("defer" in s for s in scripts)
         assert not [a for _, a in head.tags if "style" in a]

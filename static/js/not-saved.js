@@ -1,0 +1,179 @@
+/* An entry that did not reach the server is never dropped silently.
+
+   An entry is an htmx POST that carries the table's event count (the hidden "seq" of every
+   entry form). When it fails at the network level, takes longer than ENTRY_TIMEOUT_MS, or is
+   answered with a server error (5xx), the page says so beside the form, "Not saved", with a
+   "Send again" button that sends the same fields again. Sending twice is safe: the seq was
+   taken from the table the entry was made on, so if the first one did arrive the server
+   refuses the second as stale (409) and shows the table as it is. */
+
+(() => {
+  "use strict";
+
+  const ENTRY_TIMEOUT_MS = 10000;
+  const TABLE = "#table";
+  let pending = null; // {path, values, reason}: the last entry that was not saved
+
+  function isEntry(config) {
+    return Boolean(
+      config && config.verb === "post" && config.formData && config.formData.has("seq"),
+    );
+  }
+
+  function valuesOf(formData) {
+    const values = {};
+    for (const [name, value] of formData.entries()) {
+      if (typeof value === "string") {
+        values[name] = value;
+      }
+    }
+    return values;
+  }
+
+  function reasonText(reason) {
+    if (reason.status) {
+      return {
+        headline: `Not saved: the server failed to answer (error ${reason.status}).`,
+        advice: "Send it again; if that fails too, reload the page.",
+      };
+    }
+    return {
+      headline: "Not saved: the server could not be reached.",
+      advice: "Check the Wi-Fi, and that the laptop running the app is on, then send it again.",
+    };
+  }
+
+  function notice() {
+    return document.querySelector("[data-not-saved]");
+  }
+
+  function build() {
+    const box = document.createElement("div");
+    box.className = "not-saved";
+    box.setAttribute("role", "alert");
+    box.dataset.notSaved = "";
+    const text = document.createElement("p");
+    const headline = document.createElement("strong");
+    headline.dataset.notSavedHeadline = "";
+    const advice = document.createElement("span");
+    advice.dataset.notSavedAdvice = "";
+    text.append(headline, " ", advice);
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "primary";
+    button.dataset.sendAgain = "";
+    button.addEventListener("click", sendAgain);
+    box.append(text, button);
+    return box;
+  }
+
+  /* Where the notice goes: just before the form the entry came from, or the form of the same
+     address in a table swapped in since, else at the top of the table or in the alerts. */
+  function place(box, form) {
+    const table = document.querySelector(TABLE);
+    let anchor = form && form.isConnected ? form : null;
+    if (!anchor && table && pending) {
+      anchor = table.querySelector(`form[action="${CSS.escape(pending.path)}"]`);
+    }
+    if (anchor) {
+      anchor.before(box);
+    } else if (table) {
+      const after = table.querySelector(".scoreboard");
+      if (after) {
+        after.after(box);
+      } else {
+        table.prepend(box);
+      }
+    } else {
+      (document.getElementById("alerts") || document.querySelector("main")).append(box);
+    }
+  }
+
+  function show(form, reveal) {
+    const box = notice() || build();
+    const words = reasonText(pending.reason);
+    box.querySelector("[data-not-saved-headline]").textContent = words.headline;
+    box.querySelector("[data-not-saved-advice]").textContent = words.advice;
+    const button = box.querySelector("[data-send-again]");
+    button.disabled = false;
+    button.textContent = "Send again";
+    if (!box.isConnected || (form && form.isConnected && box.nextElementSibling !== form)) {
+      place(box, form);
+    }
+    if (reveal) {
+      box.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  function clear() {
+    pending = null;
+    const box = notice();
+    if (box) {
+      box.remove();
+    }
+  }
+
+  function sendAgain(event) {
+    if (!pending || !window.htmx) {
+      return;
+    }
+    const button = event.currentTarget;
+    button.disabled = true;
+    button.textContent = "Sending…";
+    const source = document.querySelector(TABLE) || document.body;
+    window.htmx.ajax("POST", pending.path, {
+      source,
+      target: TABLE,
+      swap: "outerHTML",
+      values: pending.values,
+    });
+  }
+
+  function failed(detail, reason) {
+    const config = detail.requestConfig;
+    pending = { path: config.path, values: valuesOf(config.formData), reason };
+    const form = detail.elt && detail.elt.closest ? detail.elt.closest("form") : null;
+    show(form, true);
+  }
+
+  document.addEventListener("htmx:configRequest", (event) => {
+    if (isEntry(event.detail) && !event.detail.timeout) {
+      event.detail.timeout = ENTRY_TIMEOUT_MS;
+    }
+  });
+
+  document.addEventListener("htmx:sendError", (event) => {
+    if (isEntry(event.detail.requestConfig)) {
+      failed(event.detail, { network: true });
+    }
+  });
+
+  document.addEventListener("htmx:timeout", (event) => {
+    if (isEntry(event.detail.requestConfig)) {
+      failed(event.detail, { timeout: true });
+    }
+  });
+
+  /* A server error is not swapped in (a proxy's error page would replace the table); any
+     other answer, even a refusal, settles the entry that was not saved. */
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const detail = event.detail;
+    if (!isEntry(detail.requestConfig)) {
+      return;
+    }
+    if (detail.xhr.status >= 500) {
+      detail.shouldSwap = false;
+      failed(detail, { status: detail.xhr.status });
+    } else {
+      clear();
+    }
+  });
+
+  /* A table swapped in by anything else (another phone's entry seen by the live view) keeps
+     the notice, beside the same form if the new table has it. */
+  document.addEventListener("htmx:afterSwap", () => {
+    if (pending && !notice()) {
+      show(null, false);
+    }
+  });
+})();
