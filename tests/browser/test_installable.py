@@ -1,10 +1,11 @@
-"""The installed app in Chromium: the service worker and the offline page, and an entry that did
-not reach the server (never dropped, sent again)."""
+"""The installed app in Chromium: the service worker and the offline page, an entry that did not
+reach the server (never dropped, sent again), and keeping the screen on during a game."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
 from browsing import LiveServer, TablePage, seed_game
 from playwright.sync_api import Page, Route, expect
 
@@ -219,3 +220,124 @@ def test_a_failed_send_again_says_so_again(live_server: LiveServer, phone: Page)
     expect(notice).to_have_count(1)
     expect(notice).to_contain_text(NOT_REACHED)
     table.expect_unchanged()
+
+
+# -- keeping the screen on --------------------------------------------------------------
+
+FAKE_WAKE_LOCK = """
+window.wakeLog = [];
+const fakeWakeLock = {
+  async request(type) {
+    window.wakeLog.push("request " + type);
+    const sentinel = new EventTarget();
+    sentinel.type = type;
+    sentinel.released = false;
+    sentinel.release = async () => {
+      if (sentinel.released) return;
+      sentinel.released = true;
+      window.wakeLog.push("release");
+      sentinel.dispatchEvent(new Event("release"));
+    };
+    window.wakeSentinel = sentinel;
+    return sentinel;
+  },
+};
+Object.defineProperty(Navigator.prototype, "wakeLock", {configurable: true, get: () => fakeWakeLock});
+"""
+HIDDEN_BY_THE_BROWSER = """() => {
+  // What a browser does when the page is hidden: it lets go of the lock by itself.
+  window.wakeSentinel.released = true;
+  window.wakeSentinel.dispatchEvent(new Event("release"));
+  document.dispatchEvent(new Event("visibilitychange"));
+}"""
+
+
+BECOMES_VISIBLE = "() => document.dispatchEvent(new Event('visibilitychange'))"
+
+
+@pytest.fixture
+def fake_wake_lock(phone: Page) -> Page:
+    """A phone whose Wake Lock API records every request and release in ``window.wakeLog``."""
+    phone.add_init_script(FAKE_WAKE_LOCK)
+    return phone
+
+
+def wake_log(page: Page) -> list[str]:
+    """The wake lock requests and releases so far."""
+    return page.evaluate("window.wakeLog")
+
+
+def test_keep_the_screen_on_is_shown_and_on_in_chromium(
+    live_server: LiveServer, any_page: Page
+) -> None:
+    any_page.goto(lead_position(live_server))
+    toggle = any_page.get_by_label("Keep the screen on")
+    expect(toggle).to_be_visible()
+    expect(toggle).to_be_checked()
+    box = any_page.locator("[data-wake-lock]")
+    expect(box).to_have_attribute("data-state", re.compile("^(on|refused)$"))
+    toggle.uncheck()
+    expect(box).to_have_attribute("data-state", "off")
+
+
+def test_keep_the_screen_on_asks_lets_go_and_asks_again_when_visible(
+    live_server: LiveServer, fake_wake_lock: Page
+) -> None:
+    page = fake_wake_lock
+    url = lead_position(live_server)
+    page.goto(url)
+    box = page.locator("[data-wake-lock]")
+    expect(box).to_have_attribute("data-state", "on")
+    assert wake_log(page) == ["request screen"]
+
+    page.evaluate(HIDDEN_BY_THE_BROWSER)
+    expect(box).to_have_attribute("data-state", "on")
+    assert wake_log(page) == ["request screen", "request screen"]
+
+    table = TablePage(page)
+    table.play("6-6")  # the table is swapped; the toggle, outside it, stays
+    expect(page.get_by_label("Keep the screen on")).to_be_checked()
+
+    page.get_by_label("Keep the screen on").uncheck()
+    expect(box).to_have_attribute("data-state", "off")
+    assert wake_log(page) == ["request screen", "request screen", "release"]
+    page.evaluate(BECOMES_VISIBLE)
+    page.wait_for_timeout(200)
+    assert wake_log(page)[-1] == "release", "asked again although switched off"
+
+
+def test_keep_the_screen_on_remembers_being_switched_off(
+    live_server: LiveServer, fake_wake_lock: Page
+) -> None:
+    page = fake_wake_lock
+    url = lead_position(live_server)
+    page.goto(url)
+    page.get_by_label("Keep the screen on").uncheck()
+    page.goto(url)
+    expect(page.get_by_label("Keep the screen on")).not_to_be_checked()
+    expect(page.locator("[data-wake-lock]")).to_have_attribute("data-state", "off")
+    assert wake_log(page) == []
+    page.get_by_label("Keep the screen on").check()
+    expect(page.locator("[data-wake-lock]")).to_have_attribute("data-state", "on")
+    page.goto(url)
+    expect(page.get_by_label("Keep the screen on")).to_be_checked()
+    assert wake_log(page) == ["request screen"]
+
+
+def test_keep_the_screen_on_is_absent_without_the_wake_lock_api(
+    live_server: LiveServer, desktop: Page
+) -> None:
+    desktop.add_init_script("delete Navigator.prototype.wakeLock;")
+    desktop.goto(lead_position(live_server))
+    assert desktop.evaluate("'wakeLock' in navigator") is False
+    expect(desktop.locator("#table")).to_be_visible()
+    expect(desktop.locator("[data-wake-lock]")).to_be_hidden()
+    expect(desktop.get_by_text("Keep the screen on")).to_be_hidden()
+
+
+def test_keep_the_screen_on_is_absent_without_javascript(
+    live_server: LiveServer, phone_no_js: Page
+) -> None:
+    phone_no_js.goto(lead_position(live_server))
+    expect(phone_no_js.locator("#table")).to_be_visible()
+    expect(phone_no_js.locator("[data-wake-lock]")).to_be_hidden()

@@ -148,7 +148,7 @@ def test_pages_load_their_scripts_deferred_from_files_and_have_no_inline_code(cl
         assert not head.inline_scripts
         scripts = head.find("script")
         sources = [s["src"] or "" for s in scripts]
-        for name in ("js/not-saved.js", "js/offline.js"):
+        for name in ("js/not-saved.js", "js/wake-lock.js", "js/offline.js"):
             assert any(f"/static/{name}?v=" in src for src in sources), name
         assert all("defer" in s for s in scripts)
         assert not [a for _, a in head.tags if "style" in a]
@@ -222,3 +222,20 @@ def test_offline_page_says_the_server_cannot_be_reached_and_what_to_do(client):
     assert "laptop running the app" in html
     (retry,) = parse(html).find("a", **{"data-try-again": ""})
     assert retry["href"] == ""  # this document's own address: the page that failed
+
+
+def test_table_page_has_the_keep_screen_on_toggle_outside_the_table(client):
+    table = new_game(client, ["Ann", "Ben"])
+    html = table.page()
+    (toggle,) = parse(html).find("p", **{"data-wake-lock": ""})
+    assert "hidden" in toggle  # shown only by static/js/wake-lock.js, where the API exists
+    assert html.index("data-wake-lock") > html.index("</section>")
+    assert "Keep the screen on" in html
+    fragment = client.get(table.url, headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'id="table"' in fragment
+    assert "data-wake-lock" not in fragment
+
+
+@pytest.mark.parametrize("path", ["/", "/games/new", "/offline", "/rules"])
+def test_pages_other_than_the_table_have_no_keep_screen_on_toggle(client, path):
+    assert "data-wake-lock" not in client.get(path).get_data(as_text=True)
