@@ -67,13 +67,18 @@
     return box;
   }
 
+  function formFor(path) {
+    const table = document.querySelector(TABLE);
+    return table ? table.querySelector(`form[action="${CSS.escape(path)}"]`) : null;
+  }
+
   /* Where the notice goes: just before the form the entry came from, or the form of the same
      address in a table swapped in since, else at the top of the table or in the alerts. */
   function place(box, form) {
     const table = document.querySelector(TABLE);
     let anchor = form && form.isConnected ? form : null;
-    if (!anchor && table && pending) {
-      anchor = table.querySelector(`form[action="${CSS.escape(pending.path)}"]`);
+    if (!anchor && pending) {
+      anchor = formFor(pending.path);
     }
     if (anchor) {
       anchor.before(box);
@@ -120,7 +125,9 @@
     const button = event.currentTarget;
     button.disabled = true;
     button.textContent = "Sending…";
-    const source = document.querySelector(TABLE) || document.body;
+    // From the entry's form when the table still has it, so that the live view (live.js)
+    // sees an entry on its way; the values sent are the ones that failed, seq included.
+    const source = formFor(pending.path) || document.querySelector(TABLE) || document.body;
     window.htmx.ajax("POST", pending.path, {
       source,
       target: TABLE,

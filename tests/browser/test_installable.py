@@ -198,6 +198,31 @@ def test_an_entry_without_an_answer_in_time_is_not_saved(
     assert stored_seq(phone, url) == table.seq
 
 
+def test_a_table_brought_by_the_live_view_keeps_the_entry_not_saved(
+    live_server: LiveServer, phone: Page, second_phone: Page
+) -> None:
+    url = lead_position(live_server)
+    phone.goto(url)
+    table = TablePage(phone)
+    phone.route("**/play", lambda route: route.abort())
+    table.tap(table.tile("6-6"))
+    notice = phone.locator("[data-not-saved]")
+    expect(notice).to_contain_text(NOT_REACHED)
+
+    second_phone.goto(url)
+    TablePage(second_phone).play("5-5")  # Ann's lead, entered on another phone meanwhile
+    table.entered()  # the live view brings the new table...
+    expect(phone.locator('.table-picture [data-tile="5-5"]')).to_have_count(1)
+    expect(notice).to_contain_text(NOT_REACHED)  # ...and the entry not saved is still shown
+
+    phone.unroute("**/play")
+    table.tap(notice.get_by_role("button", name="Send again"))
+    expect(phone.locator(".notice-stale")).to_contain_text("nothing was entered")
+    expect(notice).to_have_count(0)
+    table.expect_unchanged()
+    assert stored_seq(phone, url) == table.seq
+
+
 def test_a_failed_send_again_says_so_again(live_server: LiveServer, phone: Page) -> None:
     url = lead_position(live_server)
     phone.goto(url)

@@ -239,3 +239,11 @@ def test_table_page_has_the_keep_screen_on_toggle_outside_the_table(client):
 @pytest.mark.parametrize("path", ["/", "/games/new", "/offline", "/rules"])
 def test_pages_other_than_the_table_have_no_keep_screen_on_toggle(client, path):
     assert "data-wake-lock" not in client.get(path).get_data(as_text=True)
+
+
+def test_watch_link_and_board_have_no_keep_screen_on_toggle(client):
+    watch = new_game(client, ["Ann", "Ben"]).watch_url()
+    for path in (watch, watch + "/board"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert "data-wake-lock" not in response.get_data(as_text=True), path
