@@ -37,6 +37,10 @@ _LINE_TURN_AFTER_ACROSS = 4.0
 _LINE_EDGE = 6.0
 _MARGIN = 0.4
 _MARKER_R = 0.5
+HALO_GAP = 7.0
+"""SVG units between a fitting end's ring and the halo drawn round it."""
+HALO_STROKE = 3.0
+"""The halo's stroke width in SVG units."""
 _LABEL_SIZE = 0.42
 _MAX_ASPECT = 2.5
 _MIN_WIDTH = 8.0
@@ -76,7 +80,12 @@ class TileShape:
 
 @dataclass(frozen=True, slots=True)
 class EndMarker:
-    """An open end's marker at the tip of its arm: a circle showing the number, the arm's name."""
+    """An open end's marker at the tip of its arm: a circle showing the number, the arm's name.
+
+    ``x``, ``y``, ``r`` are in SVG units; ``left`` and ``top`` place the marker's centre in %
+    of the picture's width and height, and ``size`` is the width of its halo in % of the
+    picture's width (where a tap target over it goes, and how big it must at least be).
+    """
 
     name: str
     shows: int
@@ -89,6 +98,12 @@ class EndMarker:
     highlighted: bool
     left: float
     top: float
+    size: float
+
+    @property
+    def halo_r(self) -> float:
+        """The radius of the halo drawn round a fitting end's ring."""
+        return self.r + HALO_GAP
 
     @property
     def text(self) -> str:
@@ -410,6 +425,8 @@ def _finish(table: _Table, layout: Layout) -> Picture:
         labels.append((name, shows, centre, spot, anchor))
     view = _fit(boxes)
     vx, vy, vw, vh = view
+    # A tap target over a marker covers its halo: the width in % of the picture's width.
+    halo_size = round((2 * (_MARKER_R * SCALE + HALO_GAP) + HALO_STROKE) / vw * 100, 2)
     markers = tuple(
         EndMarker(
             name,
@@ -423,6 +440,7 @@ def _finish(table: _Table, layout: Layout) -> Picture:
             name in table.highlight,
             round((centre[0] * SCALE - vx) / vw * 100, 2),
             round((centre[1] * SCALE - vy) / vh * 100, 2),
+            halo_size,
         )
         for name, shows, centre, spot, anchor in labels
     )

@@ -373,8 +373,12 @@ class TablePage:
         return self.page.locator(f'button[data-tile="{t}"]:not([data-end])')
 
     def end(self, name: str) -> Locator:
-        """The button that plays the selected tile on end ``name``."""
-        return self.page.locator(f'button[data-end="{name}"]')
+        """The button below the picture that plays the selected tile on end ``name``."""
+        return self.page.locator(f'.end-buttons button[data-end="{name}"]')
+
+    def end_in_picture(self, name: str) -> Locator:
+        """The button laid over end ``name``'s marker in the picture (for a finger)."""
+        return self.page.locator(f'.table-picture button[data-end="{name}"]')
 
     def action(self, name: str) -> Locator:
         """The draw, pass or undo button."""
@@ -412,7 +416,7 @@ class TablePage:
         if end is None:
             self.entered()
             return
-        buttons = self.page.locator("button[data-end]")
+        buttons = self.page.locator(".end-buttons button[data-end]")
         expect(buttons).to_have_count(len(offered))
         shown = buttons.evaluate_all("buttons => buttons.map(b => b.dataset.end)")
         assert sorted(shown) == sorted(offered)

@@ -324,11 +324,52 @@ def test_layout_picture_lays_end_buttons_over_the_markers() -> None:
     first, second = root.findall("div")
     buttons = first.findall(".//button")
     assert [b.text for b in buttons] == [e.text for e in pic.ends]
-    target = first.find(".//div[@class='table-picture__target']")
-    assert target is not None and f"left: {pic.ends[0].left}%" in (target.get("style") or "")
+    # Each target carries its marker's place for static/js/picture.js, never a style
+    # attribute (a strict Content-Security-Policy forbids them); the overlay starts hidden.
+    overlay = first.find(".//div[@class='table-picture__targets']")
+    assert overlay is not None and overlay.get("hidden") is not None
+    targets = overlay.findall("div[@class='table-picture__target']")
+    assert [(t.get("data-left"), t.get("data-top"), t.get("data-size")) for t in targets] == [
+        (str(e.left), str(e.top), str(e.size)) for e in pic.ends
+    ]
+    assert "style=" not in page
     assert [a.text for a in second.findall(".//a")] == [e.name for e in pic.ends]
     plain = parse(MACROS.layout_picture(pic))
     assert plain.find(".//div[@class='table-picture__targets']") is None
+
+
+def test_a_target_covers_its_markers_halo() -> None:
+    pic = picture(four_arms(), highlight={"E"})
+    _x, _y, width, _height = pic.view_box
+    for end in pic.ends:
+        assert end.size == pytest.approx((2 * end.halo_r + 3) / width * 100, abs=0.01)
+        assert 0 < end.left < 100 and 0 < end.top < 100
+
+
+def test_end_targets_lie_over_the_fitting_ends_only() -> None:
+    layout = four_arms()
+    chosen = tile(3, 2)
+    pic = picture(layout, highlight=layout.fits(chosen))
+    page = ENV.from_string(
+        '{% import "_dominoes.html" as d %}'
+        "{% call(e) d.layout_picture(pic) %}{{ d.end_target(e, chosen, 'choose-end') }}{% endcall %}"
+    ).render(pic=pic, chosen=chosen)
+    root = parse(page)
+    targets = root.findall(".//div[@class='table-picture__target']")
+    assert [t.get("data-left") for t in targets] == [str(e.left) for e in pic.highlighted]
+    buttons = [t.find("button") for t in targets]
+    assert [(b.get("data-end"), b.get("value")) for b in buttons if b is not None] == [
+        ("W", "W"),
+        ("S", "S"),
+    ]
+    for b in buttons:
+        assert b is not None
+        assert (b.get("type"), b.get("name"), b.get("form")) == ("submit", "end", "choose-end")
+        assert b.get("data-tile") == "3-2" and b.get("class") == "end-tap"
+        # For fingers only: out of the Tab order and the accessibility tree, where the end
+        # buttons below the picture already offer each end once.
+        assert (b.get("tabindex"), b.get("aria-hidden")) == ("-1", "true")
+        assert (b.get("aria-label") or "").endswith(": play three-two there")
 
 
 def test_end_buttons_offer_only_the_ends_the_tile_fits() -> None:

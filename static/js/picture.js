@@ -1,0 +1,65 @@
+// Tap targets laid over the layout picture (templates/_dominoes.html, layout_picture).
+//
+// The server writes where each target goes as data-left / data-top (the end marker's centre,
+// in % of the picture) and data-size (the marker's halo, in % of the picture's width). A
+// strict Content-Security-Policy forbids style="..." attributes, so the places are set here,
+// through the element's style object, and only then is the overlay shown. Without
+// JavaScript it stays hidden and the end buttons below the picture do the job.
+(function () {
+  "use strict";
+
+  function percent(text) {
+    const value = Number(text);
+    return text !== undefined && text !== "" && Number.isFinite(value) ? value + "%" : null;
+  }
+
+  function lay(overlay) {
+    let laid = 0;
+    overlay.querySelectorAll(".table-picture__target").forEach(function (target) {
+      const left = percent(target.dataset.left);
+      const top = percent(target.dataset.top);
+      if (left === null || top === null) return;
+      target.style.left = left;
+      target.style.top = top;
+      const size = percent(target.dataset.size);
+      if (size !== null) target.style.width = size;
+      laid += 1;
+    });
+    if (laid) overlay.hidden = false;
+  }
+
+  function layAll() {
+    document.querySelectorAll(".table-picture__targets[hidden]").forEach(lay);
+  }
+
+  // After a tile that fits several ends is picked, scroll up as far as the first end button
+  // below the picture stays in view: as much of the picture as possible shows, its fitting
+  // ends (the targets) first. The page never scrolls down, and a live update (which keeps the
+  // reader's scroll position) never comes here.
+  const MARGIN = 8;
+
+  function showTargets() {
+    const overlay = document.querySelector(".table-picture__targets:not([hidden])");
+    const button = document.querySelector(".choose-end .end-button");
+    if (!overlay || !button) return;
+    let top = Infinity;
+    overlay.querySelectorAll(".table-picture__target").forEach(function (target) {
+      top = Math.min(top, target.getBoundingClientRect().top);
+    });
+    const board = document.querySelector(".scoreboard");
+    const covered = board ? board.getBoundingClientRect().bottom : 0;
+    const hidden = covered + MARGIN - top;
+    const room = window.innerHeight - MARGIN - button.getBoundingClientRect().bottom;
+    const up = Math.min(hidden, room);
+    if (up > 0) window.scrollBy(0, -up);
+  }
+
+  layAll();
+  // htmx swaps in a new table after every entry and every live update.
+  document.addEventListener("htmx:load", layAll);
+  document.addEventListener("htmx:afterSettle", function (event) {
+    const config = event.detail.requestConfig;
+    const from = config && config.elt;
+    if (from && from.matches && from.matches("form.picker")) showTargets();
+  });
+})();
