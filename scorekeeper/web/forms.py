@@ -50,6 +50,12 @@ class PlayForm(EntryForm):
     end = StringField("end", validators=[Optional(), Length(max=10)])
 
 
+class TurnForm(EntryForm):
+    """Turn the lead tile round; ``west`` is the number the page wants on W afterwards."""
+
+    west = IntegerField("west", validators=[InputRequired(), NumberRange(min=0, max=6)])
+
+
 class SettleForm(EntryForm):
     """What each player still holding tiles has left; the fields are ``held-<seat>``."""
 

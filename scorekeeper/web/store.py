@@ -2,13 +2,15 @@
 
 Every change follows the same steps: lock the game, reload its events, compare their number
 with the number the page saw (a mismatch is :class:`Stale`), let the referee apply the new
-events (a :class:`Refusal` writes nothing), insert them and commit.
+events (a :class:`Refusal` writes nothing), insert them and commit. Turning the lead tile
+round is the one change that rewrites a stored event instead: the same steps, replaying the
+game with the lead turned.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import bindparam, select, text
@@ -345,6 +347,82 @@ def undo(edit_key: str, expected_seq: int) -> tuple[Loaded, list[Event]]:
         db.session.rollback()
         raise
     return Loaded(row, game), undone
+
+
+class CannotTurn(Exception):
+    """The lead tile cannot be turned round now; the message says why, in plain words."""
+
+
+def turnable_lead(game: Game) -> int:
+    """Where the current hand's lead is in ``game.events``, if it may still be turned round.
+
+    Which half of the lead faces ``W`` is only a matter of how it lies on the table, so it
+    may be changed until the hand's second tile is played (draws and passes in between do
+    not depend on it). A double shows the same number both ways. Otherwise CannotTurn.
+    """
+    hand = game.hand
+    if hand is None or game.phase == "lead":
+        raise CannotTurn("No hand is being played: there is no lead tile to turn.")
+    if game.phase != "play":
+        raise CannotTurn(f"Hand {hand.number} is over: its lead tile can no longer be turned.")
+    if not hand.plays:
+        leader = game.players[hand.leader]
+        raise CannotTurn(f"{leader} has not led hand {hand.number} yet: there is no tile to turn.")
+    lead = hand.plays[0].tile
+    if len(hand.plays) > 1:
+        second = hand.plays[1]
+        raise CannotTurn(
+            f"The lead {lead} can no longer be turned: {game.players[second.player]}'s "
+            f"{second.tile} is on the table. A lead can be turned only until the second tile "
+            "is played."
+        )
+    if lead.is_double:
+        raise CannotTurn(
+            f"The lead {lead} is a double: it shows {lead.high} both ways, so there is "
+            "nothing to turn."
+        )
+    events = game.events
+    begun = max(i for i, event in enumerate(events) if isinstance(event, NewHand))
+    return next(i for i in range(begun + 1, len(events)) if isinstance(events[i], Play))
+
+
+def turn_lead(edit_key: str, expected_seq: int, west: int) -> Loaded:
+    """Turn the current hand's lead round so that ``west`` faces W, all or nothing.
+
+    The stored lead play is rewritten with ``flipped`` toggled (the record then spells the
+    lead with ``west`` first) and the game replayed. The number of events stays the same,
+    so besides ``expected_seq`` the page says which number it wants on W: if W shows it
+    already, another page turned the tile first and this one is Stale.
+    """
+    row = _lock(edit_key)
+    try:
+        game = _replay(row)
+        if len(game.events) != expected_seq:
+            raise Stale(expected_seq, len(game.events))
+        index = turnable_lead(game)
+        lead = game.events[index]
+        assert isinstance(lead, Play) and game.hand is not None
+        if not lead.tile.has(west):
+            raise CannotTurn(
+                f"The lead {lead.tile} has no {west}: W can show {lead.tile.high} or "
+                f"{lead.tile.low}."
+            )
+        if game.hand.layout.arms["W"].base == west:
+            raise Stale(expected_seq, len(game.events))
+        turned = replace(lead, flipped=not lead.flipped)
+        events = list(game.events)
+        events[index] = turned
+        game = Game(game.setup, events)
+        stored = db.session.scalars(
+            select(EventRow).where(EventRow.game_id == row.id, EventRow.seq == index + 1)
+        ).one()
+        stored.data = event_to_json(turned)[1]
+        _cache(row, game)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return Loaded(row, game)
 
 
 def create(setup: Setup, events: Sequence[Event] = ()) -> Loaded:

@@ -12,7 +12,7 @@ from typing import Any
 
 from scorekeeper.rules import ALL_TILES, Draw, Event, Game, Hand, NewHand, Pass, Play, Settle, Tile
 from scorekeeper.web.picture import Picture, picture
-from scorekeeper.web.store import Door, Loaded, undo_steps
+from scorekeeper.web.store import CannotTurn, Door, Loaded, turnable_lead, undo_steps
 
 
 def names(items: Sequence[str]) -> str:
@@ -68,6 +68,15 @@ class PickerTile:
     tile: Tile
     on_table: bool
     fits: bool
+
+
+@dataclass(frozen=True)
+class LeadTurn:
+    """The lead tile as it would lie turned round: what W and then E would show."""
+
+    tile: Tile
+    west: int
+    east: int
 
 
 @dataclass
@@ -219,6 +228,20 @@ class TableView:
             return None
         last = hand.plays[-1]
         return describe_play(self.game, Play(last.player, last.tile), last.end)
+
+    @property
+    def lead_turn(self) -> LeadTurn | None:
+        """The lead turned round, offered on the edit page until the second tile is played."""
+        if not self.editable:
+            return None
+        try:
+            index = turnable_lead(self.game)
+        except CannotTurn:
+            return None
+        lead = self.game.events[index]
+        assert isinstance(lead, Play) and self.hand is not None
+        arms = self.hand.layout.arms
+        return LeadTurn(lead.tile, arms["E"].base, arms["W"].base)
 
     @property
     def can_draw(self) -> bool:

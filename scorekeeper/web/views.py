@@ -58,8 +58,9 @@ from scorekeeper.web.forms import (
     NewGameForm,
     PlayForm,
     SettleForm,
+    TurnForm,
 )
-from scorekeeper.web.store import EDIT, Loaded, NotFound, Stale, download_name
+from scorekeeper.web.store import EDIT, CannotTurn, Loaded, NotFound, Stale, download_name
 from scorekeeper.web.table import Refused, TableView, lead_winner, names, table_view
 
 bp = Blueprint("games", __name__)
@@ -191,6 +192,32 @@ def play(key: str) -> Answer:
         return render_table(_view(loaded, selected=chosen))
     seat = hand.turn if hand is not None else 0
     return _commit(key, form.seq.data, [Play(seat, chosen, end)], "picker")
+
+
+@bp.post("/games/<key:key>/turn")
+def turn_lead(key: str) -> Answer:
+    """Turn the lead tile round (which half faces W), until the hand's second tile is played."""
+    loaded = _load(key)
+    form = TurnForm()
+    if not form.validate():
+        return _incomplete(loaded)
+    try:
+        after = store.turn_lead(key, form.seq.data, form.west.data)
+    except NotFound:
+        abort(404, description=NO_GAME)
+    except Stale:
+        return render_table(_view(_load(key), notice=STALE, notice_kind="stale"), 409)
+    except CannotTurn as why:
+        notice = f"{why} Nothing was changed."
+        return render_table(_view(_load(key), notice=notice, notice_kind="refused"), 422)
+    except Refusal as refusal:
+        return _refuse(_load(key), refusal, "picker")
+    layout = after.game.hand.layout if after.game.hand else None
+    assert layout is not None and layout.lead is not None
+    west, east = layout.arms["W"].base, layout.arms["E"].base
+    return _done(
+        after, f"Turned round: the lead {layout.lead.tile} shows {west} on W, {east} on E."
+    )
 
 
 def _by_player_to_play(key: str, event: Callable[[int], Event]) -> Answer:

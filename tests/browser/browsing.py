@@ -216,6 +216,7 @@ SCREENS: list[Screen] = [
     Screen("import refused", "/games/import", then=import_refused),
     Screen("lead choice", game=lambda: record("hand_seven_five_two_hands", hands=0)),
     Screen("mid-hand", game=lambda: record("hand_first_spinner_counts")),
+    Screen("lead played, it can be turned", game=lambda: record("hand_all_spinners", plays=1)),
     Screen(
         "tile selected, ends highlighted",
         game=lambda: record("hand_first_spinner_counts"),

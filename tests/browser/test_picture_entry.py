@@ -169,3 +169,39 @@ def test_a_live_update_keeps_the_picture_buttons(
     second.tap(second.end_in_picture("W"))
     second.entered()
     expect(second_phone.locator('g.table-tile[data-tile="5-1"]')).to_have_attribute("data-arm", "W")
+
+
+def test_the_lead_can_be_turned_round(
+    live_server: LiveServer, phone: Page, second_phone: Page
+) -> None:
+    refused = strict_csp(phone)
+    setup = Setup.create(["Ann", "Bob"], "all-fives")
+    phone.goto(seed_game(live_server, setup, [NewHand(0)]))
+    table = TablePage(phone)
+    second_phone.goto(phone.locator("#watch-link").input_value())
+    west = phone.locator('g.end-marker[data-end="W"]')
+    watched_west = second_phone.locator('g.end-marker[data-end="W"]')
+
+    table.play("6-4")
+    expect(west).to_have_attribute("data-shows", "6")
+    turn = table.action("turn-lead")
+    expect(turn).to_contain_text("Turn the lead 6-4 round")
+    box = turn.bounding_box()
+    assert box is not None and box["height"] >= MIN_TARGET and box["width"] >= MIN_TARGET
+    version = table.table.get_attribute("data-version")
+
+    table.tap(turn)
+    expect(table.table).not_to_have_attribute("data-version", version or "")
+    table.expect_unchanged()  # the same entries: the lead lies the other way round
+    expect(west).to_have_attribute("data-shows", "4")
+    expect(phone.locator('g.end-marker[data-end="E"]')).to_have_attribute("data-shows", "6")
+    expect(phone.get_by_role("status").filter(has_text="Turned round")).to_contain_text(
+        "shows 4 on W, 6 on E"
+    )
+    # A phone following the game sees the tile turned (the game's version changed).
+    expect(watched_west).to_have_attribute("data-shows", "4", timeout=LIVE_WITHIN_MS)
+
+    table.play("4-1")  # Bob's 4-1 fits the 4, now on W
+    expect(phone.locator('g.table-tile[data-tile="4-1"]')).to_have_attribute("data-arm", "W")
+    expect(table.action("turn-lead")).to_have_count(0)
+    assert not refused, refused

@@ -1,14 +1,31 @@
-"""The layout picture as the entry surface: its fitting ends are buttons once a tile is picked."""
+"""The layout picture as the entry surface: its fitting ends are buttons once a tile is picked,
+and the lead tile can be turned round (which half faces W) until the second tile is played."""
 
 from __future__ import annotations
 
+import json
 import re
 from html import unescape
 
+import pytest
 from webforms import read_forms
-from webtable import started
+from webtable import NO_KEY, Table, page_seq, started
+
+from scorekeeper.rules.record import load_record
 
 TAP = re.compile(r'<button type="submit" form="([\w-]+)" name="end" value="([^"]+)" data-end="\2"')
+
+
+def record(table: Table) -> dict:  # type: ignore[type-arg]
+    """The game's exported all-fives/1 record."""
+    response = table.client.get(table.url + "/record.json")
+    assert response.status_code == 200
+    return json.loads(response.get_data(as_text=True))
+
+
+def lead_spelled(table: Table) -> str:
+    """How the record spells the current hand's lead (its first-written half faces W)."""
+    return next(e["play"] for e in record(table)["hands"][-1]["events"] if "play" in e)
 
 
 def shows(page: str) -> dict[str, int]:
@@ -59,3 +76,165 @@ def test_the_picture_has_no_end_buttons_unless_a_tile_waits_for_its_end(client):
     assert "end-tap" not in table.page()
     table.play("5-0", "E")
     assert "end-tap" not in table.page()  # a tile that fits one end is played at once
+
+
+# -- turning the lead ---------------------------------------------------------------------
+
+
+def turn(table: Table, west: int | None = None, seq: int | None = None, htmx: bool = False):  # type: ignore[no-untyped-def]
+    """Press the page's "Turn the lead round" button (or send ``west`` and ``seq`` as given)."""
+    page = table.page()
+    found = re.search(r'action="[^"]*/turn".*?name="west" value="(\d)"', page, re.S)
+    data = {"west": str(west if west is not None else found.group(1) if found else "")}
+    headers = {"HX-Request": "true"} if htmx else {}
+    sent = {"seq": str(page_seq(page) if seq is None else seq), **data}
+    return table.client.post(table.url + "/turn", data=sent, headers=headers)
+
+
+def test_the_lead_can_be_turned_round_and_back(client):
+    table = started(client)
+    table.play("6-4")
+    page = table.page()
+    assert shows(page) == {"W": 6, "E": 4}
+    assert lead_spelled(table) == "6-4"
+    assert 'data-action="turn-lead"' in page
+    assert "Turn the lead 6-4 round" in page and "(to put 4 on W and 6 on E)" in page
+
+    response = turn(table)
+    assert response.status_code == 303
+    page = unescape(table.page())
+    assert shows(page) == {"W": 4, "E": 6}
+    assert "Turned round: the lead 6-4 shows 4 on W, 6 on E." in page
+    assert lead_spelled(table) == "4-6"
+    assert "(to put 6 on W and 4 on E)" in page
+    assert "Bob to play" in page and page_seq(page) == 2  # still two entries: nothing added
+
+    assert turn(table).status_code == 303
+    assert shows(table.page()) == {"W": 6, "E": 4}
+    assert lead_spelled(table) == "6-4"
+
+
+def test_after_the_turn_the_hand_goes_on_from_the_turned_ends(client):
+    table = started(client)
+    table.play("6-4")
+    turn(table)
+    assert table.post("draw", {}).status_code == 303  # a draw does not stop the turn
+    assert 'data-action="turn-lead"' in table.page()
+    assert table.play("4-1").status_code == 303  # it fits only the 4, now on W
+    page = unescape(table.page())
+    assert shows(page) == {"W": 1, "E": 6}
+    assert "Bob's 4-1 on W" in page
+    assert 'data-action="turn-lead"' not in page
+    events = record(table)["hands"][0]["events"]
+    assert events == [
+        {"player": "Ann", "play": "4-6"},
+        {"player": "Bob", "draw": 1},
+        {"player": "Bob", "play": "4-1"},  # as entered: on the only end it fits
+    ]
+    # The exported record replays to the same table.
+    replayed = load_record(json.dumps(record(table)), unsettled_last_hand=True)
+    assert replayed.hand is not None
+    assert {e.name: e.shows for e in replayed.hand.layout.ends()} == {"W": 1, "E": 6}
+
+
+def test_a_turn_with_htmx_answers_the_new_table(client):
+    table = started(client)
+    table.play("6-4")
+    response = turn(table, htmx=True)
+    assert response.status_code == 200
+    fragment = unescape(response.get_data(as_text=True))
+    assert fragment.startswith('<section id="table"')
+    assert shows(fragment) == {"W": 4, "E": 6}
+    assert "Turned round" in fragment
+
+
+def test_a_stale_page_cannot_turn_the_lead(client):
+    table = started(client)
+    table.play("6-4")
+    seq = table.seq()
+    table.post("draw", {})
+    response = turn(table, west=4, seq=seq)
+    assert response.status_code == 409
+    assert "The table had changed: nothing was entered." in response.get_data(as_text=True)
+    assert lead_spelled(table) == "6-4"
+
+
+def test_two_pages_turning_at_once_turn_it_once(client):
+    table = started(client)
+    table.play("6-4")
+    first, second = table.page(), table.page()
+    west = re.search(r'name="west" value="(\d)"', first)
+    assert west and west.group(1) == "4"
+    assert turn(table, west=4, seq=page_seq(first)).status_code == 303
+    # The second page saw the same number of entries, but the tile as it lay before.
+    response = turn(table, west=4, seq=page_seq(second))
+    assert response.status_code == 409
+    assert shows(response.get_data(as_text=True)) == {"W": 4, "E": 6}
+    assert lead_spelled(table) == "4-6"
+
+
+def test_turning_after_the_second_play_is_refused_and_changes_nothing(client):
+    table = started(client)
+    table.play("6-4")
+    table.play("4-1")
+    before = table.page()
+    assert 'data-action="turn-lead"' not in before
+    response = turn(table, west=4)
+    assert response.status_code == 422
+    page = unescape(response.get_data(as_text=True))
+    assert (
+        "The lead 6-4 can no longer be turned: Bob's 4-1 is on the table. A lead can be turned "
+        "only until the second tile is played. Nothing was changed."
+    ) in page
+    assert 'class="notice notice-refused"' in page
+    assert lead_spelled(table) == "6-4"
+    assert shows(table.page()) == shows(before) == {"W": 6, "E": 1}
+
+
+def test_a_double_lead_offers_no_turn_and_cannot_be_turned(client):
+    table = started(client)
+    table.play("5-5")
+    assert 'data-action="turn-lead"' not in table.page()
+    response = turn(table, west=5)
+    assert response.status_code == 422
+    assert "is a double: it shows 5 both ways" in unescape(response.get_data(as_text=True))
+    assert lead_spelled(table) == "5-5"
+
+
+def test_nothing_to_turn_before_the_lead(client):
+    table = started(client)
+    assert 'data-action="turn-lead"' not in table.page()
+    response = turn(table, west=4)
+    assert response.status_code == 422
+    assert "Ann has not led hand 1 yet" in unescape(response.get_data(as_text=True))
+
+
+@pytest.mark.parametrize(
+    ("west", "status", "says"),
+    [
+        ("3", 422, "The lead 6-4 has no 3: W can show 6 or 4."),
+        ("9", 400, "incomplete"),
+        ("", 400, "incomplete"),
+    ],
+)
+def test_a_malformed_turn_changes_nothing(client, west, status, says):
+    table = started(client)
+    table.play("6-4")
+    response = table.client.post(table.url + "/turn", data={"seq": str(table.seq()), "west": west})
+    assert response.status_code == status
+    assert says in unescape(response.get_data(as_text=True))
+    assert lead_spelled(table) == "6-4"
+
+
+def test_only_the_edit_link_can_turn(client):
+    table = started(client)
+    table.play("6-4")
+    page = table.page()
+    watch = re.search(r'id="watch-link" type="url" value="http://localhost(/watch/[^"]+)"', page)
+    assert watch
+    watched = client.get(watch.group(1)).get_data(as_text=True)
+    assert 'data-action="turn-lead"' not in watched
+    for url in (watch.group(1) + "/turn", f"/games/{NO_KEY}/turn"):
+        response = client.post(url, data={"seq": "2", "west": "4"})
+        assert response.status_code == 404, url
+    assert lead_spelled(table) == "6-4"

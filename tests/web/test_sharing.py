@@ -103,7 +103,7 @@ def test_pages_reached_by_the_watch_link_link_only_to_watch_pages(client, path):
     assert hrefs and all(h.startswith("/watch/") for h in hrefs), hrefs
 
 
-ENTRIES = ["play", "draw", "pass", "undo", "settle", "lead"]
+ENTRIES = ["play", "draw", "pass", "undo", "settle", "lead", "turn"]
 
 
 @pytest.mark.parametrize("path", ["", "/record.json", "/log", "/live", *[f"/{e}" for e in ENTRIES]])
