@@ -16,11 +16,13 @@ KEYISH = st.one_of(
 )
 DOOR = st.sampled_from(["games", "watch"])
 TAIL = st.sampled_from(
-    ["", "/play", "/draw", "/pass", "/undo", "/settle", "/lead", "/live", "/board",
+    ["", "/play", "/draw", "/pass", "/undo", "/settle", "/lead", "/turn", "/live", "/board",
      "/log", "/rules", "/sheet", "/sheet.csv", "/record.json", "/../new", "/%00"]
 )  # fmt: skip
 FIELDS = st.dictionaries(
-    st.sampled_from(["seq", "tile", "end", "how", "leader", "among", "held-0", "drawn-1", "key"]),
+    st.sampled_from(
+        ["seq", "tile", "end", "how", "leader", "among", "held-0", "drawn-1", "key", "west"]
+    ),
     st.text(max_size=30),
     max_size=5,
 )

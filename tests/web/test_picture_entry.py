@@ -229,12 +229,10 @@ def test_a_malformed_turn_changes_nothing(client, west, status, says):
 def test_only_the_edit_link_can_turn(client):
     table = started(client)
     table.play("6-4")
-    page = table.page()
-    watch = re.search(r'id="watch-link" type="url" value="http://localhost(/watch/[^"]+)"', page)
-    assert watch
-    watched = client.get(watch.group(1)).get_data(as_text=True)
+    watch = table.watch_url()
+    watched = client.get(watch).get_data(as_text=True)
     assert 'data-action="turn-lead"' not in watched
-    for url in (watch.group(1) + "/turn", f"/games/{NO_KEY}/turn"):
+    for url in (watch + "/turn", f"/games/{NO_KEY}/turn"):
         response = client.post(url, data={"seq": "2", "west": "4"})
         assert response.status_code == 404, url
     assert lead_spelled(table) == "6-4"
