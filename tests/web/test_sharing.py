@@ -110,10 +110,12 @@ ENTRIES = ["play", "draw", "pass", "undo", "settle", "lead", "turn"]
 def test_nothing_can_be_posted_to_a_watch_link(client, path):
     table = started(client)
     watch = watch_url(table)
-    before = table.page()
+    before = client.get(table.url + "/record.json").get_data()
+    version = client.get(watch + "/live").headers["ETag"]
     response = client.post(watch + path, data={"seq": "1", "tile": "5-5"})
     assert response.status_code == 404
-    assert table.page() == before
+    assert client.get(table.url + "/record.json").get_data() == before
+    assert client.get(watch + "/live").headers["ETag"] == version
 
 
 def test_a_key_behind_the_wrong_door_is_not_found(client):
