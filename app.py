@@ -5,14 +5,28 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+import stat
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
 
-from scorekeeper.web import access, cli, errors, extensions, paper, pwa, sharing, views
+from scorekeeper.web import (
+    access,
+    cli,
+    compression,
+    errors,
+    extensions,
+    paper,
+    pwa,
+    ratelimits,
+    security,
+    sharing,
+    views,
+)
 
 MAX_BODY = 1024 * 1024
+OWNER_ONLY = stat.S_IRUSR | stat.S_IWUSR
 
 
 def _database_url(url: str) -> str:
@@ -28,12 +42,18 @@ def _database_url(url: str) -> str:
 
 
 def _ensure_secret_key(app: Flask) -> None:
-    """Write a random SECRET_KEY into instance/config.py once, so sessions survive restarts."""
+    """Write a random SECRET_KEY into instance/config.py once, so sessions survive restarts.
+
+    The file is made readable by its owner only (0600), and so is one that was there before.
+    """
     if app.config.get("SECRET_KEY"):
         return
     key = secrets.token_hex(32)
     path = os.path.join(app.instance_path, "config.py")
-    with open(path, "a", encoding="utf-8") as config:
+    # Created 0600 (never readable by others, not even for a moment); an older file tightened.
+    descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, OWNER_ONLY)
+    os.chmod(path, OWNER_ONLY)
+    with os.fdopen(descriptor, "a", encoding="utf-8") as config:
         config.write(f"\n# Written on first run; keep it secret.\nSECRET_KEY = {key!r}\n")
     app.config["SECRET_KEY"] = key
 
@@ -65,7 +85,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         template_folder="templates",
         static_folder="static",
     )
-    os.makedirs(app.instance_path, exist_ok=True)
+    # The instance folder holds the database and the secret key: its owner's alone when new.
+    os.makedirs(app.instance_path, mode=0o700, exist_ok=True)
     app.config.from_mapping(
         SECRET_KEY=None,
         SQLALCHEMY_DATABASE_URI="sqlite:///"
@@ -84,6 +105,10 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(app.config["SQLALCHEMY_DATABASE_URI"])
     _versioned_static(app)
+    # Before the extensions, so every POST is counted and checked before CSRF and the views.
+    security.init_app(app)
+    ratelimits.init_app(app)
+    compression.init_app(app)
     extensions.init_app(app)
     access.init_app(app)
     views.init_app(app)

@@ -11,11 +11,13 @@ from scorekeeper.web.extensions import db
 
 TITLES = {
     400: "Bad request",
+    403: "Refused",
     404: "Not found",
     405: "Not allowed",
     409: "The table had changed",
     413: "Too large",
     422: "Refused",
+    429: "Too many requests",
     500: "Something went wrong",
 }
 EXPLANATIONS = {
@@ -28,8 +30,8 @@ EXPLANATIONS = {
 CSRF_EXPLANATION = "This page has expired (its security token is missing or old). Reload the page and enter it again."
 
 
-def _render(code: int, explanation: str) -> tuple[str, int, dict[str, str]]:
-    """The error page, or for htmx a fragment shown in the page's alert area."""
+def render_error(code: int, explanation: str) -> tuple[str, int, dict[str, str]]:
+    """The error page for ``code``, or for htmx a fragment shown in the page's alert area."""
     title = TITLES.get(code, "Error")
     if request.headers.get("HX-Request") == "true":
         headers = {"HX-Retarget": "#alerts", "HX-Reswap": "innerHTML"}
@@ -43,7 +45,7 @@ def _render(code: int, explanation: str) -> tuple[str, int, dict[str, str]]:
 
 def handle_csrf(error: CSRFError) -> tuple[str, int, dict[str, str]]:
     """A POST without a valid CSRF token: the page expired."""
-    return _render(400, CSRF_EXPLANATION)
+    return render_error(400, CSRF_EXPLANATION)
 
 
 def handle_http(error: HTTPException) -> tuple[str, int, dict[str, str]] | HTTPException:
@@ -57,7 +59,7 @@ def handle_http(error: HTTPException) -> tuple[str, int, dict[str, str]] | HTTPE
     explanation = EXPLANATIONS.get(code) or error.description or ""
     if error.description == NO_GAME:
         explanation = NO_GAME
-    rendered = _render(code, explanation)
+    rendered = render_error(code, explanation)
     if code == 405 and error.valid_methods:  # type: ignore[attr-defined]
         rendered[2]["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
     return rendered
@@ -66,7 +68,7 @@ def handle_http(error: HTTPException) -> tuple[str, int, dict[str, str]] | HTTPE
 def handle_500(error: InternalServerError) -> tuple[str, int, dict[str, str]]:
     """An unexpected failure: undo any half-done database work and say so."""
     db.session.rollback()
-    return _render(500, EXPLANATIONS[500])
+    return render_error(500, EXPLANATIONS[500])
 
 
 def init_app(app: Flask) -> None:

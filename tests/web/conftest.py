@@ -23,12 +23,16 @@ OTHER_DATABASE = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
 
 @pytest.fixture
 def app(tmp_path: Path) -> Iterator[Flask]:
-    """The app on a new database (SQLite in ``tmp_path``), schema made by the migrations."""
+    """The app on a new database (SQLite in ``tmp_path``), schema made by the migrations.
+
+    Rate limits are off: these tests enter whole games far faster than any table could
+    (test_security.py runs its own apps with the limits on)."""
     app = create_app(
         {
             "TESTING": True,
             "SECRET_KEY": "test",
             "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False,
             "SQLALCHEMY_DATABASE_URI": OTHER_DATABASE or f"sqlite:///{tmp_path / 'test.sqlite'}",
         }
     )

@@ -1,0 +1,190 @@
+"""Rate limits (Flask-Limiter): on changes, on new games, on the entries of one game, and on
+links to games that do not exist. A request over a limit is answered 429, with a page (or an
+htmx fragment) that says how long to wait, and a ``Retry-After`` header.
+
+The limits are far above what a table does (a play every second for an hour passes) and are
+settings, so a club can raise them. ``RATELIMIT_STORAGE_URI`` names where the counts are kept:
+``memory://`` (the default: each server process counts on its own) or a shared store such as
+``redis://localhost:6379`` for a server with several workers. ``RATELIMIT_ENABLED = False``
+turns every limit off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import math
+import time
+from collections.abc import Callable
+
+from flask import Flask, current_app, request
+from flask.wrappers import Response
+from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
+from limits import parse_many
+
+from scorekeeper.web import errors
+
+DEFAULT_LIMITS = {
+    # Every POST from one address, whatever it changes: several tables may share an address.
+    "RATELIMIT_WRITES": "30 per second; 200000 per day",
+    # Starting or importing a game, from one address.
+    "RATELIMIT_NEW_GAMES": "30 per minute; 300 per day",
+    # The entries (plays, draws, undo, ...) of one game, whoever sends them.
+    "RATELIMIT_ENTRIES": "10 per second; 20000 per day",
+    # Answers "no such game" under /games/ and /watch/, to one address: guessing links.
+    "RATELIMIT_UNKNOWN_KEYS": "60 per minute",
+}
+"""The limits and their defaults; each setting is a Flask-Limiter limit string."""
+
+WHAT = {
+    "RATELIMIT_WRITES": "Too many changes were sent from your address",
+    "RATELIMIT_NEW_GAMES": "Too many games were started or imported from your address",
+    "RATELIMIT_ENTRIES": "Too many entries were sent for this game",
+    "RATELIMIT_UNKNOWN_KEYS": "Too many links to games that do not exist were opened from your address",
+}
+NEW_GAME_PATHS = frozenset({"/games/new", "/games/import"})
+GAME_PREFIXES = ("/games/", "/watch/")
+EXTENSION = "scorekeeper.limiter"
+
+
+def client_address() -> str:
+    """The address the limits count by: the client's IP (from the proxy only with PROXY_FIX).
+
+    An IPv6 client is counted by its /64 network, since one household or phone gets a whole
+    /64 and could otherwise take a fresh address for every request.
+    """
+    text = request.remote_addr or "unknown"
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        return text
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+def game_path_key() -> str | None:
+    """The game key in a path ``/games/<key>/...``; None for other paths and new or import."""
+    parts = request.path.split("/")
+    if len(parts) < 4 or parts[1] != "games" or not parts[2]:
+        return None
+    if f"/games/{parts[2]}" in NEW_GAME_PATHS:
+        return None
+    return parts[2]
+
+
+def game_bucket() -> str:
+    """The count of one game's entries, named by a hash so keys never reach the limit store."""
+    key = game_path_key() or ""
+    return "game-" + hashlib.sha256(key.encode()).hexdigest()[:24]
+
+
+def _not_a_write() -> bool:
+    return request.method != "POST"
+
+
+def _not_a_new_game() -> bool:
+    return request.method != "POST" or request.path not in NEW_GAME_PATHS
+
+
+def _not_an_entry() -> bool:
+    return request.method != "POST" or game_path_key() is None
+
+
+def _not_under_games() -> bool:
+    return not request.path.startswith(GAME_PREFIXES)
+
+
+def _starts_or_tries(response: Response) -> bool:
+    """Every new-game or import POST counts except a 200 without a redirect: the new-game form
+    shown again with another preset's defaults, which starts nothing."""
+    if response.status_code == 429:
+        return False
+    return response.status_code != 200 or "HX-Redirect" in response.headers
+
+
+def _found(response: Response) -> bool:
+    """An entry counts unless the game was not found (counted as an unknown key) or refused."""
+    return response.status_code not in (404, 429)
+
+
+def _not_found(response: Response) -> bool:
+    return response.status_code == 404
+
+
+def _limit(
+    app: Flask,
+    setting: str,
+    exempt: Callable[[], bool],
+    deduct: Callable[[Response], bool] | None = None,
+    key: Callable[[], str] | None = None,
+) -> ApplicationLimit:
+    """One setting's limits, shared by every route under its own scope."""
+    text = str(app.config[setting])
+    try:
+        if not parse_many(text):
+            raise ValueError(text)
+    except ValueError:
+        raise ValueError(
+            f'{setting} must be a limit such as "10 per second; 20000 per day", not {text!r}'
+        ) from None
+    return ApplicationLimit(
+        text,
+        scope=setting.removeprefix("RATELIMIT_").lower(),
+        key_function=key,
+        exempt_when=exempt,
+        deduct_when=deduct,
+    )
+
+
+def handle_rate_limited(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
+    """A request over a limit: 429 with how long to wait, in words and in ``Retry-After``."""
+    limiter: Limiter = current_app.extensions[EXTENSION]
+    current = limiter.current_limit
+    wait = 1
+    if current is not None:
+        wait = max(1, math.ceil(current.reset_at - time.time()))
+    scope = error.limit.scope if isinstance(error.limit.scope, str) else ""
+    what = WHAT.get("RATELIMIT_" + scope.upper(), "Too many requests came from your address")
+    rule = error.limit.limit
+    unit = "second" if wait == 1 else "seconds"
+    explanation = (
+        f"{what} (at most {rule.amount} per {_window(rule.get_expiry())}). Nothing was "
+        f"stored. Wait {wait} {unit}, then try again."
+    )
+    body, code, headers = errors.render_error(429, explanation)
+    headers["Retry-After"] = str(wait)
+    return body, code, headers
+
+
+def _window(seconds: int) -> str:
+    names = ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second"))
+    for size, name in names:
+        if seconds % size == 0:
+            count = seconds // size
+            return name if count == 1 else f"{count} {name}s"
+    return f"{seconds} seconds"
+
+
+def init_app(app: Flask) -> None:
+    """Count requests against the limits and answer 429 past them."""
+    for setting, default in DEFAULT_LIMITS.items():
+        app.config.setdefault(setting, default)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    app.config.setdefault("RATELIMIT_STRATEGY", "fixed-window")
+    limiter = Limiter(
+        key_func=client_address,
+        application_limits=[
+            _limit(app, "RATELIMIT_WRITES", _not_a_write),
+            _limit(app, "RATELIMIT_NEW_GAMES", _not_a_new_game, _starts_or_tries),
+            _limit(app, "RATELIMIT_ENTRIES", _not_an_entry, _found, key=game_bucket),
+            _limit(app, "RATELIMIT_UNKNOWN_KEYS", _not_under_games, _not_found),
+        ],
+        headers_enabled=False,
+        key_prefix="scorekeeper",
+    )
+    limiter.init_app(app)
+    app.extensions[EXTENSION] = limiter
+    app.register_error_handler(RateLimitExceeded, handle_rate_limited)

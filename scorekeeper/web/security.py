@@ -1,0 +1,114 @@
+"""Safe to host: security headers on every response, the session cookie's flags, the proxy
+setting, and a refusal of forms sent from other sites.
+
+Settings (in ``instance/config.py`` or the environment with the ``SCOREKEEPER_`` prefix):
+
+``PROXY_FIX``
+    How many proxies stand in front of the app (0, the default: none). With 1, the client's
+    address and the scheme (http or https) are read from the ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` headers the proxy sets; without it those headers are ignored, so a
+    client cannot pick its own address to slip past the rate limits.
+``SESSION_COOKIE_SECURE``
+    Force the session cookie's ``Secure`` flag. Without it the flag is set whenever the request
+    came over HTTPS (directly, or through a proxy named by ``PROXY_FIX``), so the same settings
+    work over plain HTTP on a home network and over HTTPS on a club server.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, Response, abort, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "manifest-src 'self'",
+        "worker-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+"""Only this site's own files run, style or load: no inline script, style attribute or eval."""
+
+HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    # The game links are the secret: never tell another site which page a visitor came from.
+    "Referrer-Policy": "no-referrer",
+    # frame-ancestors for browsers too old to read it.
+    "X-Frame-Options": "DENY",
+}
+"""The headers every response carries."""
+
+CROSS_SITE = frozenset({"cross-site", "same-site"})
+CROSS_SITE_EXPLANATION = (
+    "This form was sent from another site, not from a page of this one: nothing was stored."
+)
+
+
+def add_security_headers(response: Response) -> Response:
+    """Give ``response`` the security headers (a header the view set itself is kept)."""
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def refuse_cross_site_writes() -> None:
+    """Refuse a change sent by another site's page (rule: writes come from this site only).
+
+    Browsers name where a request comes from in ``Sec-Fetch-Site``. This stands in for
+    Flask-WTF's check of the ``Referer`` header over HTTPS, which cannot work here: the pages
+    tell browsers to send no referrer at all.
+    """
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    if request.headers.get("Sec-Fetch-Site", "").lower() in CROSS_SITE:
+        abort(403, description=CROSS_SITE_EXPLANATION)
+
+
+class SessionCookies(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions; the cookie is ``Secure`` when the page came over HTTPS."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        """``Secure`` when SESSION_COOKIE_SECURE says so or the request's scheme is https."""
+        forced = bool(app.config["SESSION_COOKIE_SECURE"])
+        return forced or (has_request_context() and request.is_secure)
+
+
+def proxies(app: Flask) -> int:
+    """How many proxies the PROXY_FIX setting trusts (0: none); a clear error if it is not a count."""
+    value = app.config.get("PROXY_FIX", 0)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if value is True:
+        value = 1
+    if value is False or value is None:
+        value = 0
+    if not isinstance(value, int) or value < 0:
+        raise ValueError(
+            f"PROXY_FIX must be the number of proxies in front of the app, not {value!r}"
+        )
+    return value
+
+
+def init_app(app: Flask) -> None:
+    """Headers on every response, cookie flags, the proxy setting and the cross-site refusal."""
+    app.config.setdefault("PROXY_FIX", 0)
+    app.config["SESSION_COOKIE_HTTPONLY"] = True
+    if not app.config.get("SESSION_COOKIE_SAMESITE"):
+        app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    # Flask-WTF would demand a Referer header on HTTPS; refuse_cross_site_writes replaces it.
+    app.config.setdefault("WTF_CSRF_SSL_STRICT", False)
+    app.session_interface = SessionCookies()
+    count = proxies(app)
+    if count:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count)  # type: ignore[method-assign]
+    app.before_request(refuse_cross_site_writes)
+    app.after_request(add_security_headers)

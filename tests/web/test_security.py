@@ -1,0 +1,565 @@
+"""Safe to host: security headers on every response, a strict Content-Security-Policy the pages
+keep to, the session cookie's flags, the secret key file's mode, rate limits answered 429,
+forms from other sites refused, and compressed responses whose ETags still answer 304."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import stat
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import brotli
+import flask_migrate
+import pytest
+from flask import Flask, Response, request
+from flask.testing import FlaskClient
+from limits.storage import MemoryStorage
+from webforms import form_for
+from webtable import Table, new_game, page_seq
+from werkzeug.test import TestResponse
+
+import app as app_module
+from app import create_app
+from scorekeeper.web import extensions
+from scorekeeper.web.ratelimits import EXTENSION
+from scorekeeper.web.security import HEADERS
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+MissingKey = "/games/999999"
+
+
+@pytest.fixture
+def make_client(tmp_path: Path) -> Iterator[Callable[..., FlaskClient]]:
+    """A factory: a test client of an app with ``config`` on top of the test settings, rate
+    limits on unless ``config`` turns them off, each on its own new SQLite file."""
+    made: list[Flask] = []
+
+    def make(**config: Any) -> FlaskClient:
+        database = tmp_path / f"security-{len(made)}.sqlite"
+        settings = {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+            **config,
+        }
+        app = create_app(settings)
+        with app.app_context():
+            flask_migrate.upgrade()
+        made.append(app)
+        return app.test_client()
+
+    yield make
+    for app in made:
+        with app.app_context():
+            extensions.db.engine.dispose()
+
+
+def assert_security_headers(response: TestResponse) -> None:
+    """Every security header is there, with the value the app gives it."""
+    for name, value in HEADERS.items():
+        assert response.headers.get(name) == value, (name, response.status_code)
+
+
+def directives(policy: str) -> dict[str, list[str]]:
+    """A Content-Security-Policy split into its directives and their sources."""
+    parts = [part.split() for part in policy.split(";") if part.strip()]
+    return {part[0]: part[1:] for part in parts}
+
+
+def static_url(client: FlaskClient, name: str) -> str:
+    """The versioned URL the pages link for static file ``name``."""
+    page = client.get("/").get_data(as_text=True)
+    found = re.search(rf'"(/static/{re.escape(name)}\?v=[0-9a-f]+)"', page)
+    assert found, name
+    return found.group(1)
+
+
+# -- headers on every response -------------------------------------------------------------
+
+
+def test_headers_on_pages_fragments_and_downloads(client: FlaskClient) -> None:
+    table = new_game(client, ["Ann", "Bob"])
+    for response in (
+        client.get("/"),
+        client.get("/games/new"),
+        client.get(table.url),
+        client.get(table.url, headers={"HX-Request": "true"}),
+        client.get(f"{table.url}/record.json"),
+        client.get(f"{table.url}/sheet.csv"),
+    ):
+        assert response.status_code == 200
+        assert_security_headers(response)
+    fragment = client.get(table.url, headers={"HX-Request": "true"})
+    assert "<html" not in fragment.get_data(as_text=True)
+
+
+def test_headers_on_static_files_and_their_304(client: FlaskClient) -> None:
+    url = static_url(client, "css/app.css")
+    first = client.get(url)
+    assert first.status_code == 200
+    assert_security_headers(first)
+    assert first.headers["X-Content-Type-Options"] == "nosniff"
+    again = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    assert_security_headers(again)
+
+
+def test_headers_on_errors(client: FlaskClient) -> None:
+    for response in (
+        client.get("/no/such/page"),
+        client.get(MissingKey),
+        client.get(MissingKey, headers={"HX-Request": "true"}),
+        client.get("/games/new/play"),
+        client.put("/games/new"),
+    ):
+        assert response.status_code in (404, 405)
+        assert_security_headers(response)
+
+
+def test_a_redirect_after_an_entry_has_the_headers(client: FlaskClient) -> None:
+    response = client.get("/games/new")
+    form = form_for(response.get_data(as_text=True), "/games/new")
+    data = form.data(form.button(name="start"), player1="Ann", player2="Bob", leader="table")
+    created = client.post("/games/new", data=data)
+    assert created.status_code == 303
+    assert_security_headers(created)
+
+
+def test_the_policy_allows_only_this_sites_own_files() -> None:
+    policy = directives(HEADERS["Content-Security-Policy"])
+    assert policy["script-src"] == ["'self'"]
+    assert policy["style-src"] == ["'self'"]
+    assert policy["default-src"] == ["'self'"]
+    assert policy["frame-ancestors"] == ["'none'"]
+    assert policy["object-src"] == ["'none'"]
+    assert policy["base-uri"] == ["'none'"]
+    assert policy["form-action"] == ["'self'"]
+    assert policy["img-src"] == ["'self'", "data:"]
+    for sources in policy.values():
+        assert not {"'unsafe-inline'", "'unsafe-eval'", "*", "http:", "https:"} & set(sources)
+
+
+def test_no_template_has_inline_styles_scripts_or_handlers() -> None:
+    for path in sorted(TEMPLATES.glob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"\sstyle\s*=", text), f"{path.name}: a style attribute"
+        assert not re.search(r"\son[a-z]+\s*=", text), f"{path.name}: an inline event handler"
+        assert not re.search(r"\shx-on", text), f"{path.name}: hx-on runs inline code"
+        for script in re.findall(r"<script\b[^>]*>", text):
+            assert "src=" in script, f"{path.name}: an inline script"
+
+
+def test_pages_as_served_have_no_inline_styles_or_scripts(client: FlaskClient) -> None:
+    table = new_game(client, ["Ann", "Bob"])
+    table.post("lead", {"how": "seat", "leader": "0"})
+    table.play("6-6")
+    for url in ("/", "/games/new", "/games/import", "/rules", table.url, f"{table.url}/log"):
+        page = client.get(url).get_data(as_text=True)
+        assert not re.search(r"<[^>]+\sstyle\s*=", page), url
+        assert re.findall(r"<script\b[^>]*>", page) == [
+            s for s in re.findall(r"<script\b[^>]*>", page) if "src=" in s
+        ], url
+    config = re.search(r'name="htmx-config" content=\'([^\']*)\'', client.get("/").text)
+    assert config and '"allowEval": false' in config.group(1)
+    assert '"includeIndicatorStyles": false' in config.group(1)
+
+
+# -- the session cookie ----------------------------------------------------------------------
+
+
+def session_cookie(response: TestResponse) -> str:
+    """The Set-Cookie header of the session cookie."""
+    cookies = [c for c in response.headers.getlist("Set-Cookie") if c.startswith("session=")]
+    assert len(cookies) == 1, response.headers.getlist("Set-Cookie")
+    return cookies[0]
+
+
+def test_session_cookie_is_httponly_and_lax_and_not_secure_over_http(
+    client: FlaskClient,
+) -> None:
+    cookie = session_cookie(client.get("/games/new"))
+    assert "HttpOnly" in cookie
+    assert "SameSite=Lax" in cookie
+    assert "Secure" not in cookie
+
+
+def test_session_cookie_is_secure_over_https(client: FlaskClient) -> None:
+    cookie = session_cookie(client.get("/games/new", base_url="https://scores.example"))
+    assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+
+
+def test_forwarded_https_counts_only_behind_a_configured_proxy(
+    make_client: Callable[..., FlaskClient],
+) -> None:
+    forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"}
+    direct = make_client()
+    assert "Secure" not in session_cookie(direct.get("/games/new", headers=forwarded))
+    proxied = make_client(PROXY_FIX=1)
+    assert "Secure" in session_cookie(proxied.get("/games/new", headers=forwarded))
+    plain = proxied.application.test_client()
+    assert "Secure" not in session_cookie(plain.get("/games/new"))
+
+
+def test_session_cookie_secure_can_be_forced(make_client: Callable[..., FlaskClient]) -> None:
+    forced = make_client(SESSION_COOKIE_SECURE=True)
+    assert "Secure" in session_cookie(forced.get("/games/new"))
+
+
+def test_a_bad_proxy_setting_is_a_clear_error_at_start() -> None:
+    with pytest.raises(ValueError, match="PROXY_FIX"):
+        create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://", "PROXY_FIX": "yes"})
+
+
+# -- forms over HTTPS, and from other sites --------------------------------------------------
+
+
+def csrf_token(page: str) -> str:
+    """The CSRF token a page gives htmx."""
+    return page.split('"X-CSRFToken": "')[1].split('"')[0]
+
+
+def test_forms_work_over_https_without_a_referrer(make_client: Callable[..., FlaskClient]) -> None:
+    """The pages ask browsers to send no Referer, so HTTPS must not require one for CSRF."""
+    phone = make_client(WTF_CSRF_ENABLED=True)
+    https = "https://scores.example"
+    page = phone.get("/games/new", base_url=https).get_data(as_text=True)
+    form = form_for(page, "/games/new")
+    data = form.data(form.button(name="start"), player1="Ann", player2="Bob", leader="table")
+    created = phone.post("/games/new", data=data, base_url=https)
+    assert created.status_code == 303, created.get_data(as_text=True)
+    forged = phone.post("/games/new", data={"player1": "Eve", "player2": "Mal"}, base_url=https)
+    assert forged.status_code == 400
+
+
+def test_a_form_sent_from_another_site_is_refused_and_stores_nothing(
+    client: FlaskClient,
+) -> None:
+    table = new_game(client, ["Ann", "Bob"])
+    seq = table.seq()
+    for site in ("cross-site", "same-site"):
+        response = client.post(
+            f"{table.url}/lead",
+            data={"seq": str(seq), "how": "seat", "leader": "0"},
+            headers={"Sec-Fetch-Site": site},
+        )
+        assert response.status_code == 403
+        assert "another site" in response.get_data(as_text=True)
+        assert_security_headers(response)
+    assert table.seq() == seq
+    ours = client.post(
+        f"{table.url}/lead",
+        data={"seq": str(seq), "how": "seat", "leader": "0"},
+        headers={"Sec-Fetch-Site": "same-origin"},
+    )
+    assert ours.status_code == 303
+    assert table.seq() == seq + 1
+
+
+# -- the secret key file -------------------------------------------------------------------
+
+
+def test_a_new_secret_key_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    instance = Flask("keyed", instance_path=str(tmp_path))
+    instance.config["SECRET_KEY"] = None
+    old = os.umask(0)  # even a umask that lets everyone read new files
+    try:
+        app_module._ensure_secret_key(instance)
+    finally:
+        os.umask(old)
+    path = tmp_path / "config.py"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert f"SECRET_KEY = {instance.config['SECRET_KEY']!r}" in path.read_text()
+
+
+def test_an_existing_world_readable_config_is_tightened(tmp_path: Path) -> None:
+    path = tmp_path / "config.py"
+    path.write_text("SQLALCHEMY_DATABASE_URI = 'sqlite:///club.sqlite'\n")
+    path.chmod(0o644)
+    instance = Flask("keyed", instance_path=str(tmp_path))
+    instance.config["SECRET_KEY"] = None
+    app_module._ensure_secret_key(instance)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    text = path.read_text()
+    assert text.startswith("SQLALCHEMY_DATABASE_URI = 'sqlite:///club.sqlite'\n")
+    assert "SECRET_KEY = " in text
+
+
+# -- rate limits ----------------------------------------------------------------------------
+
+
+def started(client: FlaskClient, htmx: bool = False) -> Table:
+    """A new game whose first hand Ann has led with 6-6 (two entries), Bob to play or draw."""
+    table = new_game(client, ["Ann", "Bob"])
+    table.htmx = htmx
+    assert table.post("lead", {"how": "seat", "leader": "0"}).status_code in (200, 303)
+    assert table.play("6-6").status_code in (200, 303)
+    return table
+
+
+def assert_too_many(response: TestResponse, words: str) -> None:
+    """A 429 page that says what was too many and how long to wait, with Retry-After."""
+    assert response.status_code == 429
+    text = response.get_data(as_text=True)
+    assert "Too many requests" in text and words in text and "Nothing was stored" in text
+    wait = int(response.headers["Retry-After"])
+    assert wait >= 1
+    assert f"Wait {wait} second" in text
+    assert_security_headers(response)
+
+
+def test_too_many_entries_in_one_game_are_answered_429_and_stored_nothing(
+    make_client: Callable[..., FlaskClient],
+) -> None:
+    client = make_client(RATELIMIT_ENTRIES="4 per minute")
+    table = started(client)  # entries 1 and 2
+    assert table.post("draw", {}).status_code == 303  # 3
+    assert table.post("draw", {}).status_code == 303  # 4
+    seq = table.seq()
+    refused = table.post("draw", {})
+    assert_too_many(refused, "Too many entries were sent for this game")
+    assert "<html" in refused.get_data(as_text=True)
+    assert table.seq() == seq
+    other = started(client)
+    assert other.post("draw", {}).status_code == 303, "the limit counts each game on its own"
+
+
+def test_htmx_gets_the_429_as_a_fragment_in_the_alert_area(
+    make_client: Callable[..., FlaskClient],
+) -> None:
+    client = make_client(RATELIMIT_ENTRIES="2 per minute")
+    table = started(client, htmx=True)
+    refused = table.post("draw", {})
+    assert_too_many(refused, "Too many entries")
+    assert refused.headers["HX-Retarget"] == "#alerts"
+    assert "<html" not in refused.get_data(as_text=True)
+
+
+def test_too_many_new_games_from_one_address(make_client: Callable[..., FlaskClient]) -> None:
+    client = make_client(RATELIMIT_NEW_GAMES="2 per minute")
+    page = client.get("/games/new").get_data(as_text=True)
+    form = form_for(page, "/games/new")
+    preset = form.data(form.button(name="load"), preset="fives-up")
+    for _ in range(3):  # showing another preset's defaults starts nothing and is not counted
+        assert client.post("/games/new", data=preset).status_code == 200
+    start = form.data(form.button(name="start"), player1="Ann", player2="Bob", leader="table")
+    assert client.post("/games/new", data=start).status_code == 303
+    assert client.post("/games/import", data={"text": "{}"}).status_code == 422
+    assert_too_many(
+        client.post("/games/new", data=start), "Too many games were started or imported"
+    )
+    neighbour = {"REMOTE_ADDR": "198.51.100.7"}
+    assert client.post("/games/new", data=start, environ_base=neighbour).status_code == 303
+
+
+def test_too_many_unknown_game_links_from_one_address(
+    make_client: Callable[..., FlaskClient],
+) -> None:
+    client = make_client(RATELIMIT_UNKNOWN_KEYS="3 per minute")
+    table = new_game(client, ["Ann", "Bob"])
+    for number in range(2):
+        assert client.get(f"{MissingKey}{number}").status_code == 404
+    for _ in range(5):
+        assert client.get(table.url).status_code == 200, "only answers 'no such game' count"
+    assert client.get(f"{MissingKey}2").status_code == 404
+    assert_too_many(client.get(f"{MissingKey}3"), "links to games that do not exist")
+    assert client.get(table.url).status_code == 429, "guessing stops every game page a while"
+    assert client.get("/").status_code == 200, "pages outside /games/ still answer"
+    other = {"REMOTE_ADDR": "198.51.100.7"}
+    assert client.get(table.url, environ_base=other).status_code == 200
+
+
+def test_every_write_counts_against_the_address(make_client: Callable[..., FlaskClient]) -> None:
+    client = make_client(RATELIMIT_WRITES="4 per minute")
+    table = new_game(client, ["Ann", "Bob"])  # 1 POST
+    assert table.post("lead", {"how": "seat", "leader": "0"}).status_code == 303
+    assert client.post(f"{MissingKey}/draw", data={"seq": "0"}).status_code == 404
+    assert table.play("6-6").status_code == 303
+    assert_too_many(table.post("draw", {}), "Too many changes were sent from your address")
+    assert client.get(table.url).status_code == 200, "reading is not a write"
+
+
+def test_forwarded_for_is_ignored_without_the_proxy_setting(
+    make_client: Callable[..., FlaskClient],
+) -> None:
+    client = make_client(RATELIMIT_UNKNOWN_KEYS="2 per minute")
+    statuses = [
+        client.get(MissingKey, headers={"X-Forwarded-For": f"203.0.113.{n}"}).status_code
+        for n in range(3)
+    ]
+    assert statuses == [404, 404, 429]
+
+
+def test_behind_the_proxy_each_forwarded_client_has_its_own_limit(
+    make_client: Callable[..., FlaskClient],
+) -> None:
+    client = make_client(RATELIMIT_UNKNOWN_KEYS="2 per minute", PROXY_FIX=1)
+
+    def probe(address: str) -> int:
+        return client.get(MissingKey, headers={"X-Forwarded-For": address}).status_code
+
+    assert [probe("203.0.113.1") for _ in range(3)] == [404, 404, 429]
+    assert probe("203.0.113.2") == 404
+    # A client naming itself before the proxy's entry is still counted by the proxy's.
+    assert probe("198.51.100.5, 203.0.113.1") == 429
+
+
+def test_ipv6_clients_are_counted_by_their_64_network(
+    make_client: Callable[..., FlaskClient],
+) -> None:
+    client = make_client(RATELIMIT_UNKNOWN_KEYS="2 per minute")
+
+    def probe(address: str) -> int:
+        return client.get(MissingKey, environ_base={"REMOTE_ADDR": address}).status_code
+
+    assert probe("2001:db8:1:2::1") == 404
+    assert probe("2001:db8:1:2::ffff") == 404
+    assert probe("2001:db8:1:2:abcd::9") == 429
+    assert probe("2001:db8:1:3::1") == 404
+
+
+def test_limits_can_be_turned_off(make_client: Callable[..., FlaskClient]) -> None:
+    client = make_client(RATELIMIT_ENABLED=False, RATELIMIT_UNKNOWN_KEYS="1 per minute")
+    assert {client.get(MissingKey).status_code for _ in range(5)} == {404}
+
+
+def test_a_bad_limit_setting_is_a_clear_error_at_start() -> None:
+    with pytest.raises(ValueError, match="RATELIMIT_ENTRIES"):
+        create_app(
+            {"TESTING": True, "SQLALCHEMY_DATABASE_URI": "sqlite://", "RATELIMIT_ENTRIES": "lots"}
+        )
+
+
+class Clock:
+    """A stand-in for the ``time`` module the in-memory limit store reads, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def time(self) -> float:
+        """The current fake time."""
+        return self.now
+
+
+def test_a_play_every_second_for_an_hour_is_never_limited(
+    make_client: Callable[..., FlaskClient], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the default limits, 3,600 entries a second apart into one game all pass, and
+    only a burst faster than any table (11 in one second) is refused."""
+    client = make_client()
+    clock = Clock()
+    monkeypatch.setattr("limits.storage.memory.time", clock)
+    app = client.application
+    assert app.extensions[EXTENSION].enabled
+    entries = 0
+
+    @app.post("/games/<key>/tick")
+    def tick(key: str) -> Response:
+        nonlocal entries
+        entries += 1
+        return Response("", 204)
+
+    for _ in range(3600):
+        assert client.post("/games/abc/tick").status_code == 204
+        clock.now += 1.0
+    assert entries == 3600
+    burst = [client.post("/games/abc/tick").status_code for _ in range(11)]
+    assert burst == [204] * 10 + [429]
+
+
+class NamedStorage(MemoryStorage):
+    """An in-memory limit store under its own URL scheme, to see which store the app uses."""
+
+    STORAGE_SCHEME = ["testnamed"]  # noqa: RUF012
+
+
+def test_the_limit_store_is_named_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SCOREKEEPER_SECRET_KEY", "x")
+    monkeypatch.setenv("SCOREKEEPER_RATELIMIT_STORAGE_URI", "testnamed://")
+    monkeypatch.setenv("SCOREKEEPER_RATELIMIT_UNKNOWN_KEYS", "5 per minute")
+    app = create_app()
+    assert app.config["RATELIMIT_STORAGE_URI"] == "testnamed://"
+    assert isinstance(app.extensions[EXTENSION].storage, NamedStorage)
+    assert app.config["RATELIMIT_UNKNOWN_KEYS"] == "5 per minute"
+
+
+# -- compression ----------------------------------------------------------------------------
+
+
+def test_pages_are_gzipped_when_the_browser_accepts_it(client: FlaskClient) -> None:
+    plain = client.get("/games/new")
+    assert "Content-Encoding" not in plain.headers
+    zipped = client.get("/games/new", headers={"Accept-Encoding": "gzip"})
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in zipped.headers["Vary"]
+    assert len(zipped.data) < len(plain.data) / 2
+    html = gzip.decompress(zipped.data).decode()
+    assert html.split('"X-CSRFToken"')[0] == plain.get_data(as_text=True).split('"X-CSRFToken"')[0]
+    assert_security_headers(zipped)
+
+
+def test_fragments_and_static_files_are_compressed(client: FlaskClient) -> None:
+    table = new_game(client, ["Ann", "Bob"])
+    fragment = client.get(
+        table.url, headers={"HX-Request": "true", "Accept-Encoding": "gzip, deflate, br"}
+    )
+    assert fragment.headers["Content-Encoding"] == "br"
+    assert page_seq(brotli.decompress(fragment.data).decode()) == 0
+    url = static_url(client, "vendor/htmx-2.0.11.min.js")
+    script = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br"})
+    assert script.headers["Content-Encoding"] == "br"
+    assert brotli.decompress(script.data).startswith(b"var htmx")
+
+
+def test_static_files_answer_304_to_the_etag_of_their_compressed_copy(
+    client: FlaskClient,
+) -> None:
+    url = static_url(client, "vendor/htmx-2.0.11.min.js")
+    accepts = {"Accept-Encoding": "br"}
+    first = client.get(url, headers=accepts)
+    etag = first.headers["ETag"]
+    assert etag.endswith(':br"')
+    again = client.get(url, headers={**accepts, "If-None-Match": etag})
+    assert again.status_code == 304
+    assert again.headers["ETag"] == etag
+
+
+def test_a_view_answering_304_itself_matches_the_compressed_etag(
+    make_client: Callable[..., FlaskClient],
+) -> None:
+    """A poll that answers "not changed" from a version number, without building the page,
+    still matches what the browser sends back after a compressed answer."""
+    client = make_client()
+    app = client.application
+    built: list[int] = []
+
+    @app.get("/poll-like")
+    def poll_like() -> Response:
+        if request.if_none_match.contains("v7"):
+            response = Response(status=304)
+        else:
+            built.append(1)
+            response = Response("<p>" + "the table " * 200 + "</p>", mimetype="text/html")
+        response.set_etag("v7")
+        return response
+
+    accepts = {"Accept-Encoding": "gzip"}
+    first = client.get("/poll-like", headers=accepts)
+    assert first.status_code == 200 and first.headers["Content-Encoding"] == "gzip"
+    etag = first.headers["ETag"]
+    assert etag == '"v7:gzip"'
+    again = client.get("/poll-like", headers={**accepts, "If-None-Match": etag})
+    assert again.status_code == 304
+    assert again.headers["ETag"] == etag, "the browser keeps the ETag it has"
+    assert_security_headers(again)
+    plain = client.get("/poll-like", headers={"If-None-Match": '"v7"'})
+    assert plain.status_code == 304 and plain.headers["ETag"] == '"v7"'
+    assert built == [1], "the page was built once; both conditional requests skipped it"
+    changed = client.get("/poll-like", headers={**accepts, "If-None-Match": '"v6:gzip"'})
+    assert changed.status_code == 200 and built == [1, 1]
