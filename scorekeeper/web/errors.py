@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask, render_template, request
+from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError, NotFound
 
@@ -33,6 +34,11 @@ CSRF_EXPLANATION = "This page has expired (its security token is missing or old)
 def render_error(code: int, explanation: str) -> tuple[str, int, dict[str, str]]:
     """The error page for ``code``, or for htmx a fragment shown in the page's alert area."""
     title = TITLES.get(code, "Error")
+    if request_ctx.url_adapter is None:
+        # The request could not be routed at all (a malformed or untrusted Host header), so
+        # no link can be built: plain text rather than a page whose links would fail.
+        text = f"{title} ({code})\n\n{explanation}\n"
+        return text, code, {"Content-Type": "text/plain; charset=utf-8"}
     if request.headers.get("HX-Request") == "true":
         headers = {"HX-Retarget": "#alerts", "HX-Reswap": "innerHTML"}
         return (

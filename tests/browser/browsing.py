@@ -16,7 +16,7 @@ from typing import Any
 
 import flask_migrate
 from flask import Flask
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import BrowserContext, ConsoleMessage, Locator, Page, expect
 from werkzeug.serving import make_server
 
 from app import create_app
@@ -80,6 +80,40 @@ class LiveServer:
     def __exit__(self, *exc: object) -> None:
         self.server.shutdown()
         self.thread.join(timeout=5)
+
+
+# -- the Content-Security-Policy, watched in every browser test --------------------------
+
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  window.__cspViolation(
+    `${event.effectiveDirective} blocked ${event.blockedURI || "inline code"}`
+      + ` in ${event.sourceFile || document.URL}:${event.lineNumber} (${event.sample})`
+  );
+});
+"""
+"""Reports every Content-Security-Policy violation in every document of the context."""
+
+
+class PolicyWatch:
+    """Collects the Content-Security-Policy violations of every page in a browser context: the
+    ``securitypolicyviolation`` events and Chromium's console messages about them (which come
+    even with JavaScript turned off)."""
+
+    def __init__(self, context: BrowserContext) -> None:
+        self.violations: list[str] = []
+        context.expose_function("__cspViolation", self.event)
+        context.add_init_script(CSP_LISTENER)
+        context.on("console", self.console)
+
+    def console(self, message: ConsoleMessage) -> None:
+        """Note Chromium's console report of a violation."""
+        if "Content Security Policy" in message.text:
+            self.violations.append(f"console: {message.text}")
+
+    def event(self, text: str) -> None:
+        """Note a violation the page's listener reported."""
+        self.violations.append(f"event: {text}")
 
 
 # -- the pages every ergonomics and accessibility test visits -----------------------------

@@ -13,7 +13,16 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browsing import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE, WALL, LiveServer, migrated_app
+from browsing import (
+    CHROMIUM,
+    DESKTOP,
+    LAUNCH_ARGS,
+    PHONE,
+    WALL,
+    LiveServer,
+    PolicyWatch,
+    migrated_app,
+)
 from playwright.sync_api import Browser, Page, Route
 
 HAVE_CHROMIUM = Path(CHROMIUM).exists()
@@ -72,21 +81,27 @@ def _page(browser: Browser, options: dict[str, Any]) -> Iterator[Page]:
     context = browser.new_context(**options)
     offline = Offline()
     context.route("**/*", offline.route)
+    policy = PolicyWatch(context)
     page = context.new_page()
     yield page
     context.close()
     assert not offline.escaped, f"requests left the machine: {offline.escaped}"
+    assert not policy.violations, "Content-Security-Policy violations:\n" + "\n".join(
+        policy.violations
+    )
 
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Page]:
-    """A 360x640 touch phone in portrait; fails the test if any request leaves the machine."""
+    """A 360x640 touch phone in portrait; fails the test if any request leaves the machine
+    or the page breaks its Content-Security-Policy."""
     yield from _page(browser, PHONE)
 
 
 @pytest.fixture
 def desktop(browser: Browser) -> Iterator[Page]:
-    """A 1280x800 desktop window; fails the test if any request leaves the machine."""
+    """A 1280x800 desktop window; fails the test if any request leaves the machine
+    or the page breaks its Content-Security-Policy."""
     yield from _page(browser, DESKTOP)
 
 

@@ -121,6 +121,22 @@ def test_headers_on_errors(client: FlaskClient) -> None:
         assert_security_headers(response)
 
 
+def test_a_malformed_or_untrusted_host_is_a_400_not_a_500(
+    make_client: Callable[..., FlaskClient],
+) -> None:
+    client = make_client()
+    for host in ("..", "a" * 80 + ".example"):
+        response = client.get("/rules", headers={"Host": host})
+        assert response.status_code == 400, host
+        assert "Bad request" in response.get_data(as_text=True)
+        assert_security_headers(response)
+    pinned = make_client(TRUSTED_HOSTS=["scores.example.org"])
+    assert pinned.get("/rules", base_url="http://scores.example.org").status_code == 200
+    refused = pinned.get("/rules", base_url="http://evil.example")
+    assert refused.status_code == 400
+    assert_security_headers(refused)
+
+
 def test_a_redirect_after_an_entry_has_the_headers(client: FlaskClient) -> None:
     response = client.get("/games/new")
     form = form_for(response.get_data(as_text=True), "/games/new")
