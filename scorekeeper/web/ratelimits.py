@@ -81,6 +81,10 @@ def game_bucket() -> str:
     return "game-" + hashlib.sha256(key.encode()).hexdigest()[:24]
 
 
+def _route_or_unrouted() -> str:
+    return request.endpoint or "unrouted"
+
+
 def _not_a_write() -> bool:
     return request.method != "POST"
 
@@ -184,6 +188,9 @@ def init_app(app: Flask) -> None:
         ],
         headers_enabled=False,
         key_prefix="scorekeeper",
+        # Flask-Limiter skips requests that match no route; a malformed key, or a wrong
+        # method on a game's address, must still count (as a write, or a "no such game").
+        request_identifier=_route_or_unrouted,
     )
     limiter.init_app(app)
     app.extensions[EXTENSION] = limiter

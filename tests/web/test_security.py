@@ -29,7 +29,8 @@ from scorekeeper.web.ratelimits import EXTENSION
 from scorekeeper.web.security import HEADERS
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-MissingKey = "/games/999999"
+MissingKey = "/games/NoSuchGameNoSuchGame0"
+"""A key shaped like a real one (22 URL-safe characters) that no game has."""
 
 
 @pytest.fixture
@@ -221,6 +222,19 @@ def test_forwarded_https_counts_only_behind_a_configured_proxy(
     assert "Secure" not in session_cookie(plain.get("/games/new"))
 
 
+def test_share_links_behind_the_proxy_name_the_https_address(
+    make_client: Callable[..., FlaskClient],
+) -> None:
+    forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"}
+    host = "http://scores.example.org"
+    for proxies, scheme in ((0, "http"), (1, "https")):
+        client = make_client(PROXY_FIX=proxies)
+        table = new_game(client, ["Ann", "Bob"])
+        page = client.get(table.url, base_url=host, headers=forwarded).get_data(as_text=True)
+        link = re.search(r'id="watch-link"[^>]* value="([^"]+)"', page)
+        assert link and link.group(1).startswith(f"{scheme}://scores.example.org/watch/")
+
+
 def test_session_cookie_secure_can_be_forced(make_client: Callable[..., FlaskClient]) -> None:
     forced = make_client(SESSION_COOKIE_SECURE=True)
     assert "Secure" in session_cookie(forced.get("/games/new"))
@@ -375,14 +389,16 @@ def test_too_many_new_games_from_one_address(make_client: Callable[..., FlaskCli
 def test_too_many_unknown_game_links_from_one_address(
     make_client: Callable[..., FlaskClient],
 ) -> None:
-    client = make_client(RATELIMIT_UNKNOWN_KEYS="3 per minute")
+    client = make_client(RATELIMIT_UNKNOWN_KEYS="4 per minute")
     table = new_game(client, ["Ann", "Bob"])
-    for number in range(2):
-        assert client.get(f"{MissingKey}{number}").status_code == 404
+    missing_watch = MissingKey.replace("/games/", "/watch/")
+    assert client.get(MissingKey).status_code == 404
+    assert client.get(missing_watch).status_code == 404
+    assert client.get("/games/not-a-key").status_code == 404, "shaped wrong: counted too"
     for _ in range(5):
         assert client.get(table.url).status_code == 200, "only answers 'no such game' count"
-    assert client.get(f"{MissingKey}2").status_code == 404
-    assert_too_many(client.get(f"{MissingKey}3"), "links to games that do not exist")
+    assert client.get(f"{MissingKey}/play").status_code == 404, "a wrong method, no such game"
+    assert_too_many(client.get(missing_watch), "links to games that do not exist")
     assert client.get(table.url).status_code == 429, "guessing stops every game page a while"
     assert client.get("/").status_code == 200, "pages outside /games/ still answer"
     other = {"REMOTE_ADDR": "198.51.100.7"}
