@@ -5,8 +5,8 @@ htmx fragment) that says how long to wait, and a ``Retry-After`` header.
 The limits are far above what a table does (a play every second for an hour passes) and are
 settings, so a club can raise them. ``RATELIMIT_STORAGE_URI`` names where the counts are kept:
 ``memory://`` (the default: each server process counts on its own) or a shared store such as
-``redis://localhost:6379`` for a server with several workers. ``RATELIMIT_ENABLED = False``
-turns every limit off.
+``redis://localhost:6379`` for a server with several workers; while that store cannot be
+reached the counts are kept in memory. ``RATELIMIT_ENABLED = False`` turns every limit off.
 """
 
 from __future__ import annotations
@@ -178,6 +178,10 @@ def init_app(app: Flask) -> None:
         app.config.setdefault(setting, default)
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("RATELIMIT_STRATEGY", "fixed-window")
+    # A shared store that goes down (Redis restarting) must not take the club's tables with
+    # it: count in this process's memory until it is back, and log rather than fail.
+    app.config.setdefault("RATELIMIT_IN_MEMORY_FALLBACK_ENABLED", True)
+    app.config.setdefault("RATELIMIT_SWALLOW_ERRORS", True)
     limiter = Limiter(
         key_func=client_address,
         application_limits=[

@@ -521,6 +521,35 @@ def test_the_limit_store_is_named_from_the_environment(
     assert app.config["RATELIMIT_UNKNOWN_KEYS"] == "5 per minute"
 
 
+class DownStorage(MemoryStorage):
+    """A limit store that cannot be reached, like a Redis server that is restarting."""
+
+    STORAGE_SCHEME = ["testdown"]  # noqa: RUF012
+
+    def incr(self, key: str, expiry: float, amount: int = 1) -> int:
+        """Fail as a lost connection does."""
+        raise ConnectionError("the limit store is down")
+
+    def get(self, key: str) -> int:
+        """Fail as a lost connection does."""
+        raise ConnectionError("the limit store is down")
+
+    def check(self) -> bool:
+        """Still down."""
+        return False
+
+
+def test_tables_play_on_while_the_limit_store_is_down(
+    make_client: Callable[..., FlaskClient],
+) -> None:
+    """Entries still pass, and are still counted (in memory) until the store is back."""
+    client = make_client(RATELIMIT_STORAGE_URI="testdown://", RATELIMIT_ENTRIES="4 per minute")
+    table = started(client)
+    assert table.post("draw", {}).status_code == 303
+    assert table.post("draw", {}).status_code == 303
+    assert_too_many(table.post("draw", {}), "Too many entries")
+
+
 # -- compression ----------------------------------------------------------------------------
 
 
