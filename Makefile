@@ -32,7 +32,7 @@ test: $(STAMP)
 	$(VENV)/bin/mypy
 	$(VENV)/bin/pytest
 
-## Run every benchmark in bench/ (replay speed, tap latency, page weight); figures, not tests
+## Run every benchmark in bench/ (replay speed, tap latency, page weight, live poll, club load); figures, not tests
 bench: $(STAMP)
 	@set -e; for script in bench/*.py; do echo "== $$script"; $(PY) $$script; echo; done
 
