@@ -2,7 +2,8 @@
 
 One deterministic game (the simulated table, fixed seed) is stored three times, cut at three
 points: mid-hand, just after a hand's settlement, and finished. Each table is photographed on a
-360x640 touch phone at device scale factor 2, in the light and the dark colour scheme. The app
+360x640 touch phone at device scale factor 2, in the light and the dark colour scheme; the
+mid-hand game's board is also photographed on a 1280x720 wall screen. The app
 runs on a throwaway SQLite file in a temporary folder and Chromium is Debian's
 (``/usr/bin/chromium``, or ``$CHROMIUM``); no request leaves the machine (any that tries is
 stopped and reported as an error). Run from the repository root:
@@ -151,6 +152,19 @@ def phone(browser: Browser, scheme: str, offline: Offline) -> Iterator[Page]:
         context.close()
 
 
+@contextmanager
+def wall(browser: Browser, offline: Offline) -> Iterator[Page]:
+    """A 1280x720 wall screen in landscape, showing the board."""
+    context = browser.new_context(
+        viewport={"width": 1280, "height": 720}, locale="en-GB", timezone_id="UTC"
+    )
+    context.route("**/*", offline.route)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
 def photograph(page: Page, url: str, path: Path, full_page: bool) -> None:
     """Open ``url``, wait until it is fully loaded and still, and save a PNG."""
     page.goto(url, wait_until="load")
@@ -186,6 +200,12 @@ def main() -> None:
                         print(
                             f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}"
                         )
+            with app.app_context():
+                watch = store.find(ids["table-mid-hand"]).watch_key
+            with wall(browser, offline) as page:
+                path = args.out / "board.png"
+                photograph(page, f"{server.url}/watch/{watch}/board", path, full_page=False)
+                print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
             browser.close()
     if offline.escaped:
         raise SystemExit(f"requests tried to leave the machine: {offline.escaped}")
