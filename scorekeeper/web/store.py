@@ -9,8 +9,7 @@ game with the lead turned.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -274,29 +273,13 @@ def _cache(row: GameRow, game: Game) -> None:
     row.winner = None if game.winner is None else game.sides[game.winner]
 
 
-@contextmanager
-def _changing(edit_key: str, expected_seq: int) -> Iterator[tuple[GameRow, Game]]:
-    """The steps of every change: lock the game, replay it, check the page saw
-    ``expected_seq`` events (else Stale); then commit what the block did, or roll it all back
-    when it raises. A unique (game, seq) clash means another entry got in first: Stale."""
+def append(edit_key: str, expected_seq: int, events: Sequence[Event]) -> Loaded:
+    """Apply ``events`` after event number ``expected_seq`` and store them, all or nothing."""
     row = _lock(edit_key)
     try:
         game = _replay(row)
         if len(game.events) != expected_seq:
             raise Stale(expected_seq, len(game.events))
-        yield row, game
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise Stale(expected_seq, expected_seq + 1) from None
-    except BaseException:
-        db.session.rollback()
-        raise
-
-
-def append(edit_key: str, expected_seq: int, events: Sequence[Event]) -> Loaded:
-    """Apply ``events`` after event number ``expected_seq`` and store them, all or nothing."""
-    with _changing(edit_key, expected_seq) as (row, game):
         events = list(events)
         for event in events:
             game.push(event)
@@ -308,6 +291,13 @@ def append(edit_key: str, expected_seq: int, events: Sequence[Event]) -> Loaded:
             kind, data = event_to_json(event)
             db.session.add(EventRow(game_id=row.id, seq=number, kind=kind, data=data))
         _cache(row, game)
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Stale(expected_seq, expected_seq + 1) from None
+    except BaseException:
+        db.session.rollback()
+        raise
     return Loaded(row, game)
 
 
@@ -341,13 +331,21 @@ def undo_steps(game: Game) -> int:
 
 def undo(edit_key: str, expected_seq: int) -> tuple[Loaded, list[Event]]:
     """Undo the last entry if the game has ``expected_seq`` events; return what was removed."""
-    with _changing(edit_key, expected_seq) as (row, game):
+    row = _lock(edit_key)
+    try:
+        game = _replay(row)
+        if len(game.events) != expected_seq:
+            raise Stale(expected_seq, len(game.events))
         undone = [game.pop() for _ in range(undo_steps(game))]
         for stored in db.session.scalars(
             select(EventRow).where(EventRow.game_id == row.id, EventRow.seq > len(game.events))
         ):
             db.session.delete(stored)
         _cache(row, game)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
     return Loaded(row, game), undone
 
 
@@ -396,7 +394,11 @@ def turn_lead(edit_key: str, expected_seq: int, west: int) -> Loaded:
     so besides ``expected_seq`` the page says which number it wants on W: if W shows it
     already, another page turned the tile first and this one is Stale.
     """
-    with _changing(edit_key, expected_seq) as (row, game):
+    row = _lock(edit_key)
+    try:
+        game = _replay(row)
+        if len(game.events) != expected_seq:
+            raise Stale(expected_seq, len(game.events))
         index = turnable_lead(game)
         lead = game.events[index]
         assert isinstance(lead, Play) and game.hand is not None
@@ -416,6 +418,10 @@ def turn_lead(edit_key: str, expected_seq: int, west: int) -> Loaded:
         ).one()
         stored.data = event_to_json(turned)[1]
         _cache(row, game)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
     return Loaded(row, game)
 
 
