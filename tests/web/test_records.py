@@ -7,26 +7,12 @@ import json
 import random
 from html import unescape
 
-from webtable import import_record, side_scores
+from webtable import LEGAL, import_record, side_scores
 
 from scorekeeper.rules import Setup
 from scorekeeper.rules.record import write_record
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web.cli import replay_command
-
-LEGAL = {
-    "format": "all-fives/1",
-    "players": ["Ann", "Bob"],
-    "hands": [
-        {
-            "lead": "Ann",
-            "events": [
-                {"player": "Ann", "play": "5-5"},
-                {"player": "Bob", "play": "5-0", "end": "E"},
-            ],
-        }
-    ],
-}
 
 
 def simulated(seed: int = 1) -> dict:

@@ -9,24 +9,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event as sa_event
-from webtable import NO_KEY, Table, import_record, new_game, side_scores, started
+from webtable import LEGAL, NO_KEY, Table, import_record, new_game, side_scores, started
 
 from scorekeeper.web.extensions import db
 
 KEY = re.compile(r"^[A-Za-z0-9_-]{22}$")
-LEGAL = {
-    "format": "all-fives/1",
-    "players": ["Ann", "Bob"],
-    "hands": [
-        {
-            "lead": "Ann",
-            "events": [
-                {"player": "Ann", "play": "5-5"},
-                {"player": "Bob", "play": "5-0", "end": "E"},
-            ],
-        }
-    ],
-}
 
 
 def watch_url(table: Table) -> str:

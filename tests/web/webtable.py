@@ -11,6 +11,20 @@ from flask.testing import FlaskClient
 from webforms import form_for
 from werkzeug.test import TestResponse
 
+LEGAL = {
+    "format": "all-fives/1",
+    "players": ["Ann", "Bob"],
+    "hands": [
+        {
+            "lead": "Ann",
+            "events": [
+                {"player": "Ann", "play": "5-5"},
+                {"player": "Bob", "play": "5-0", "end": "E"},
+            ],
+        }
+    ],
+}
+"""A short legal record: Ann leads 5-5 (10), Bob plays 5-0 on E (10)."""
 NO_KEY = "No-such-game-key-here0"
 """Shaped like a game key, but no game has it."""
 _EDIT_LINK = re.compile(r"^/games/([A-Za-z0-9_-]{22})(\?.*)?$")
