@@ -20,8 +20,12 @@
   }
 
   function busy() {
-    // An entry of this page is on its way: its own answer will bring the new table.
-    return document.querySelector("form.htmx-request, button.htmx-request") !== null;
+    // A request of this page (an entry, a picked tile, "choose another tile") is on its way:
+    // its own answer brings the new table, into the element it was sent from.
+    const live = poller();
+    return Array.prototype.some.call(document.querySelectorAll(".htmx-request"), function (el) {
+      return el !== live;
+    });
   }
 
   document.addEventListener("htmx:beforeRequest", function (event) {
@@ -49,6 +53,9 @@
     const fresh = new DOMParser().parseFromString(xhr.responseText, "text/html").body
       .firstElementChild;
     if (!shown || !fresh || fresh.id !== shown.id) return;
+    // Swapping now would pull the table out from under a request of this page still on its
+    // way (its answer would then land in a detached table): that answer is newer anyway.
+    if (busy()) return;
     // A poll answered before this page's own entry landed must not bring back an older table.
     if (Number(fresh.dataset.version) <= Number(shown.dataset.version)) return;
     replace(shown, xhr.responseText, live.dataset.liveTarget);

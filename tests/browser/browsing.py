@@ -17,6 +17,7 @@ from typing import Any
 import flask_migrate
 from flask import Flask
 from playwright.sync_api import BrowserContext, ConsoleMessage, Locator, Page, expect
+from playwright.sync_api import Error as PlaywrightError
 from werkzeug.serving import make_server
 
 from app import create_app
@@ -93,6 +94,35 @@ document.addEventListener("securitypolicyviolation", (event) => {
 });
 """
 """Reports every Content-Security-Policy violation in every document of the context."""
+
+HTMX_TRAIL = """
+window.__htmxTrail = [];
+["htmx:beforeRequest", "htmx:afterRequest", "htmx:afterSwap", "htmx:swapError",
+ "htmx:targetError", "htmx:sendError", "htmx:responseError", "htmx:abort", "click"]
+  .forEach((name) => document.addEventListener(name, (event) => {
+    const el = (event.detail && event.detail.elt) || event.target;
+    const xhr = event.detail && event.detail.xhr;
+    const table = document.getElementById("table");
+    window.__htmxTrail.push([
+      Math.round(performance.now()), name,
+      el && el.tagName, el && el.id, el && String(el.className),
+      el && el.getAttribute && (el.getAttribute("data-end") || el.getAttribute("data-tile")
+        || el.getAttribute("action") || el.getAttribute("hx-get") || ""),
+      xhr ? xhr.status : "", table ? table.dataset.seq : "-", el ? el.isConnected : "",
+    ].join(" "));
+    window.__htmxTrail = window.__htmxTrail.slice(-60);
+  }, true));
+"""
+"""Keeps the page's last 60 htmx events and clicks, told when a table test times out."""
+
+
+def htmx_trail(page: Page) -> str:
+    """The page's last htmx events and clicks, one per line (for a failing test's message)."""
+    try:
+        lines = page.evaluate("window.__htmxTrail || []")
+    except PlaywrightError as error:
+        return f"(no trail: {error})"
+    return "\n".join(lines)
 
 
 class PolicyWatch:
@@ -430,7 +460,11 @@ class TablePage:
     def entered(self, events: int = 1) -> None:
         """Wait for the table with ``events`` more events than before."""
         self.seq += events
-        expect(self.table).to_have_attribute("data-seq", str(self.seq))
+        try:
+            expect(self.table).to_have_attribute("data-seq", str(self.seq))
+        except AssertionError as error:
+            trail = htmx_trail(self.page)
+            raise AssertionError(f"{error}\nThe page's last htmx events:\n{trail}") from None
 
     def expect_unchanged(self) -> None:
         """The table still has as many events as before."""

@@ -16,6 +16,7 @@ import pytest
 from browsing import (
     CHROMIUM,
     DESKTOP,
+    HTMX_TRAIL,
     LAUNCH_ARGS,
     PHONE,
     WALL,
@@ -82,6 +83,7 @@ def _page(browser: Browser, options: dict[str, Any]) -> Iterator[Page]:
     offline = Offline()
     context.route("**/*", offline.route)
     policy = PolicyWatch(context)
+    context.add_init_script(HTMX_TRAIL)
     page = context.new_page()
     yield page
     context.close()
