@@ -2,8 +2,9 @@
 
 One deterministic game (the simulated table, fixed seed) is stored three times, cut at three
 points: mid-hand, just after a hand's settlement, and finished. Each table is photographed on a
-360x640 touch phone at device scale factor 2, in the light and the dark colour scheme; the
-mid-hand game's board is also photographed on a 1280x720 wall screen. The app
+360x720 touch phone at device scale factor 2, in the light and the dark colour scheme; the
+mid-hand table is also photographed on the phone turned on its side (740x360), and its board
+on a 1280x720 wall screen. The app
 runs on a throwaway SQLite file in a temporary folder and Chromium is Debian's
 (``/usr/bin/chromium``, or ``$CHROMIUM``); no request leaves the machine (any that tries is
 stopped and reported as an error). Run from the repository root:
@@ -39,7 +40,7 @@ from browsing import LAUNCH_ARGS as BROWSER_ARGS  # noqa: E402
 OUT = ROOT / "docs" / "screenshots"
 LAUNCH_ARGS = [*BROWSER_ARGS, "--font-render-hinting=none"]
 PHONE = {
-    "viewport": {"width": 360, "height": 640},
+    "viewport": {"width": 360, "height": 720},
     "device_scale_factor": 2,
     "is_mobile": True,
     "has_touch": True,
@@ -141,10 +142,16 @@ class Offline:
             route.abort()
 
 
+LANDSCAPE = {"width": 740, "height": 360}
+
+
 @contextmanager
-def phone(browser: Browser, scheme: str, offline: Offline) -> Iterator[Page]:
-    """A page on the phone in the ``light`` or ``dark`` colour scheme."""
-    context = browser.new_context(**PHONE, color_scheme=scheme, reduced_motion="reduce")
+def phone(
+    browser: Browser, scheme: str, offline: Offline, landscape: bool = False
+) -> Iterator[Page]:
+    """A page on the phone in the ``light`` or ``dark`` colour scheme, upright or on its side."""
+    options = {**PHONE, "viewport": LANDSCAPE} if landscape else PHONE
+    context = browser.new_context(**options, color_scheme=scheme, reduced_motion="reduce")
     context.route("**/*", offline.route)
     try:
         yield context.new_page()
@@ -200,6 +207,11 @@ def main() -> None:
                         print(
                             f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}"
                         )
+            with phone(browser, "light", offline, landscape=True) as page:
+                path = args.out / "table-mid-hand-landscape.png"
+                url = f"{server.url}/games/{ids['table-mid-hand']}"
+                photograph(page, url, path, full_page=False)
+                print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
             with app.app_context():
                 watch = store.find(ids["table-mid-hand"]).watch_key
             with wall(browser, offline) as page:

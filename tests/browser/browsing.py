@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import shutil
 import threading
@@ -36,6 +37,7 @@ from scorekeeper.rules import (
     parse_tile,
 )
 from scorekeeper.rules.record import load_record
+from scorekeeper.rules.simulate import play_game
 from scorekeeper.web import store
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
@@ -344,6 +346,32 @@ def visit(page: Page, base: str, screen: Screen) -> None:
 
 MIRROR = {"W": "E", "E": "W"}
 GAME_URL = re.compile(r"/games/[A-Za-z0-9_-]{22}(\?.*)?$")
+
+
+def hand_at(
+    tiles: int, players: int = 2, options: dict[str, Any] | None = None, all_arms: bool = False
+) -> tuple[Setup, list[Event]]:
+    """A simulated game cut where its hand in play has ``tiles`` tiles on the table and a tile
+    still to be played by a player holding two tiles or more, so that one more play does not
+    end the hand (the first seed that gets there). ``all_arms``: a spinner's N and S arms
+    are both grown too, so the layout spreads in all four directions."""
+    names = ["Ann", "Bob", "Cy", "Di"][:players]
+    setup = Setup.create(names, "all-fives", {"target": 1000, **(options or {})})
+    for seed in range(2000):
+        whole = play_game(setup, random.Random(seed))
+        game = Game(setup)
+        for event in whole.events:
+            game.push(event)
+            hand = game.hand
+            if hand is None or game.phase != "play" or len(hand.layout) != tiles:
+                continue
+            if hand.held[hand.turn] < 2:  # the next tile must not end the hand
+                continue
+            arms = hand.layout.arms
+            if all_arms and not all(arms.get(a) and arms[a].tiles for a in ("N", "S", "W", "E")):
+                continue
+            return setup, list(game.events)
+    raise AssertionError(f"no simulated hand reaches {tiles} tiles with {players} players")
 
 
 def seed_game(server: LiveServer, setup: Setup, events: Sequence[Event] = ()) -> str:
