@@ -12,7 +12,7 @@ from scorekeeper.rules.errors import (
     RecordRefusal,
     Refusal,
 )
-from scorekeeper.rules.events import Draw, Event, Held, NewHand, Pass, Play, Settle
+from scorekeeper.rules.events import LEAD_WAYS, Draw, Event, Held, NewHand, Pass, Play, Settle
 from scorekeeper.rules.game import Game, Hand, Scored, Setup
 from scorekeeper.rules.layout import End, Layout, is_arm_name
 from scorekeeper.rules.options import HOUSE_RULES, PRESETS, HouseRule, Rules
@@ -22,6 +22,7 @@ from scorekeeper.rules.tiles import ALL_TILES, Tile, parse_halves, parse_tile, t
 __all__ = [
     "ALL_TILES",
     "HOUSE_RULES",
+    "LEAD_WAYS",
     "PRESETS",
     "RULE_IDS",
     "Draw",

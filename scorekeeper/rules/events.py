@@ -11,11 +11,22 @@ Held = int | tuple[Tile, ...]
 """What a player still holds at the end of a hand: a pip total, or the tiles themselves."""
 
 
+LEAD_WAYS = ("lot", "draw", "table")
+"""How a leader the rules leave open was chosen: by lot (at random), by the draw for the lead
+(each player draws a tile, the highest pip total leads), or agreed at the table."""
+
+
 @dataclass(frozen=True, slots=True)
 class NewHand:
-    """A hand begins, led by the seat ``leader``."""
+    """A hand begins, led by the seat ``leader``.
+
+    ``chosen`` says how the leader was chosen, one of :data:`LEAD_WAYS`, when the rules left
+    it open (the first hand, a hand after a blocked one); None when it was not recorded, or
+    when the rules named the leader (who dominoed the hand before).
+    """
 
     leader: int
+    chosen: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -168,7 +168,7 @@ def _explain_pushed(game: Game, before: _Before) -> Explanation:
     hand = game.hand
     assert hand is not None
     if isinstance(event, NewHand):
-        summary, lines = _new_hand(game, hand)
+        summary, lines = _new_hand(game, hand, event)
         return Explanation(index, hand.number, None, "new-hand", summary, lines)
     if isinstance(event, Settle):
         summary, lines = _settle(game, hand, event, before)
@@ -186,39 +186,62 @@ def _explain_pushed(game: Game, before: _Before) -> Explanation:
 # -- a new hand --------------------------------------------------------------------------------
 
 
-def _chosen_how(game: Game) -> str:
-    if game.rules.lead == "lots":
-        return "by lot (house rule lead: lots)"
+_WAYS = {
+    "lot": "by lot: the app picked a player at random",
+    "draw": "by the draw for the lead: each player drew a tile, the highest pip total leading",
+    "table": "at the table: the players agreed who leads",
+}
+_SHORT_WAYS = {"lot": "by lot", "draw": "by the draw for the lead", "table": "at the table"}
+_HOUSE_WAY = {"lots": "lot", "draw-highest": "draw"}
+
+
+def _chosen_how(game: Game, chosen: str) -> str:
+    """How a leader the rules left open was chosen, naming the house rule when it agrees."""
+    rule = game.rules.lead
+    how = _WAYS[chosen]
+    return f"{how} (house rule lead: {rule})" if _HOUSE_WAY.get(rule) == chosen else how
+
+
+def _not_recorded(game: Game) -> str:
+    rule = game.rules.lead
     return (
-        "by each player drawing a tile, the highest pip total leading "
-        "(house rule lead: draw-highest)"
+        f"how the leader was chosen was not recorded "
+        f"(house rule lead: {rule}, {_SHORT_WAYS[_HOUSE_WAY[rule]]})"
     )
 
 
-def _new_hand(game: Game, hand: Hand) -> tuple[str, tuple[str, ...]]:
+def _new_hand(game: Game, hand: Hand, event: NewHand) -> tuple[str, tuple[str, ...]]:
+    """Who leads a hand, and how that leader was chosen: as recorded, never guessed."""
     leader = game.players[hand.leader]
     lines: list[str] = []
-    if hand.number == 1:
-        lines.append(f"{leader} leads the first hand, chosen {_chosen_how(game)}.")
+    previous = game.hands[-2] if hand.number > 1 else None
+    chosen = event.chosen
+    if previous is not None and previous.result == "domino" and previous.went_out is not None:
+        lines.append(
+            f"{game.players[previous.went_out]} dominoed in hand {previous.number}, "
+            f"so {leader} leads hand {hand.number}."
+        )
+        summary = f"Hand {hand.number} begins: {leader} leads (dominoed in hand {previous.number})."
     else:
-        previous = game.hands[-2]
-        if previous.result == "domino" and previous.went_out is not None:
-            lines.append(
-                f"{game.players[previous.went_out]} dominoed in hand {previous.number}, "
-                f"so {leader} leads hand {hand.number}."
-            )
+        if previous is None and chosen is None:
+            lines.append(f"{leader} leads the first hand; {_not_recorded(game)}.")
+        elif previous is None and chosen is not None:
+            lines.append(f"{leader} leads the first hand, chosen {_chosen_how(game, chosen)}.")
         else:
-            lines.append(
-                f"Hand {previous.number} was blocked, so the leader of hand {hand.number} was "
-                f"chosen again, {_chosen_how(game)}: {leader}."
-            )
+            again = f"Hand {hand.number - 1} was blocked, so the leader of hand {hand.number}"
+            if chosen is None:
+                lines.append(f"{again} was chosen again: {leader}; {_not_recorded(game)}.")
+            else:
+                lines.append(f"{again} was chosen again, {_chosen_how(game, chosen)}: {leader}.")
+        how = f", chosen {_SHORT_WAYS[chosen]}." if chosen is not None else "."
+        summary = f"Hand {hand.number} begins: {leader} leads{how}"
     rules = game.rules
     lines.append(
         f"Each player takes {_tiles(rules.hand_size)}; {_tiles(rules.boneyard_size)} "
         "stay face down in the boneyard."
     )
     lines.append(f"{leader} may lead any tile, double or not.")
-    return f"Hand {hand.number} begins: {leader} leads.", tuple(lines)
+    return summary, tuple(lines)
 
 
 # -- a play ------------------------------------------------------------------------------------

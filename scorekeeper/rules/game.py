@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from scorekeeper.rules.errors import IllegalEntry, MalformedInput
-from scorekeeper.rules.events import Draw, Event, Held, NewHand, Pass, Play, Settle
+from scorekeeper.rules.events import LEAD_WAYS, Draw, Event, Held, NewHand, Pass, Play, Settle
 from scorekeeper.rules.layout import Layout, is_arm_name
 from scorekeeper.rules.options import (
     OptionValue,
@@ -390,6 +390,11 @@ class Game:
 
     def _check_new_hand(self, new: NewHand) -> None:
         self._check_seat(new.leader)
+        if new.chosen is not None and new.chosen not in LEAD_WAYS:
+            raise MalformedInput(
+                f"{new.chosen!r} is not a way to choose the leader: "
+                f"{', '.join(LEAD_WAYS)} (or none recorded)."
+            )
         if self.winner is not None:
             raise IllegalEntry("game-over", self._game_over_message())
         hand = self.hand
@@ -411,6 +416,12 @@ class Game:
                 "lead",
                 f"{self._name(expected)} dominoed in hand {hand.number} and leads hand "
                 f"{hand.number + 1}, not {self._name(new.leader)}.",
+            )
+        if expected is not None and new.chosen is not None:
+            assert hand is not None
+            raise MalformedInput(
+                f"{self._name(expected)} dominoed in hand {hand.number}, so the rules name the "
+                f"leader of hand {hand.number + 1}: nobody chose it ({new.chosen!r} given)."
             )
 
     def _check_settle(self, settle_event: Settle) -> dict[int, int]:

@@ -13,14 +13,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper.rules.errors import MalformedInput, RecordRefusal, Refusal
-from scorekeeper.rules.events import Draw, Event, Held, NewHand, Pass, Play, Settle
+from scorekeeper.rules.events import LEAD_WAYS, Draw, Event, Held, NewHand, Pass, Play, Settle
 from scorekeeper.rules.game import Game, Hand, Setup
 from scorekeeper.rules.layout import is_arm_name
 from scorekeeper.rules.tiles import parse_halves, parse_tile, tile
 
 FORMAT = "all-fives/1"
 _HEADER_KEYS = ("format", "preset", "options", "players", "partners", "hands")
-_HAND_KEYS = ("lead", "events", "remaining")
+_HAND_KEYS = ("lead", "lead_by", "events", "remaining")
 _ACTIONS = ("play", "draw", "pass")
 _EVENT_FIELDS = {
     "play": ("player", "play", "end"),
@@ -150,7 +150,7 @@ def read_record(data: object, *, unsettled_last_hand: bool = False) -> Game:
                     raise MalformedInput(f'Hand {number} has no "{key}".')
             if not isinstance(hand["events"], list):
                 raise MalformedInput(f"Hand {number}'s events are a list.")
-            game.push(NewHand(setup.seat_of(hand["lead"])))
+            game.push(NewHand(setup.seat_of(hand["lead"]), _lead_by(hand, number)))
         except Refusal as refusal:
             raise RecordRefusal(refusal.rule, refusal.message, number, None) from None
         for index, obj in enumerate(hand["events"], 1):
@@ -173,6 +173,17 @@ def read_record(data: object, *, unsettled_last_hand: bool = False) -> Game:
         except Refusal as refusal:
             raise RecordRefusal(refusal.rule, refusal.message, number, None) from None
     return game
+
+
+def _lead_by(hand: Mapping[str, Any], number: int) -> str | None:
+    """How a hand's leader was chosen (``lead_by``), if the record says."""
+    if "lead_by" not in hand:
+        return None
+    way = hand["lead_by"]
+    if not isinstance(way, str) or way not in LEAD_WAYS:
+        ways = ", ".join(f'"{w}"' for w in LEAD_WAYS)
+        raise MalformedInput(f"Hand {number}'s lead_by is one of {ways}, not {json.dumps(way)}.")
+    return way
 
 
 def _ending(game: Game, hand: Hand) -> str:
@@ -237,7 +248,10 @@ def write_record(game: Game) -> dict[str, Any]:
     hands: list[dict[str, Any]] = []
     for event in game.events:
         if isinstance(event, NewHand):
-            hands.append({"lead": names[event.leader], "events": []})
+            begun: dict[str, Any] = {"lead": names[event.leader]}
+            if event.chosen is not None:
+                begun["lead_by"] = event.chosen
+            hands.append({**begun, "events": []})
         elif isinstance(event, Play):
             entry: dict[str, Any] = {"player": names[event.player], "play": _spell(event)}
             if event.end is not None:

@@ -25,9 +25,9 @@ from scorekeeper.rules.options import PRESET_TITLES
 
 MAX_NAME = 40
 LEADER_CHOICES = [
-    SelectChoice("random", "At random"),
+    SelectChoice("random", "At random: the app picks by lot"),
     SelectChoice("draw", "Draw for lead: each player draws a tile, the highest leads"),
-    SelectChoice("table", "Choose on the table"),
+    SelectChoice("table", "Choose the leader at the table: tap who leads"),
 ]
 
 

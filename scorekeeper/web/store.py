@@ -116,7 +116,10 @@ def event_to_json(event: Event) -> tuple[str, dict[str, Any]]:
     if isinstance(event, Pass):
         return "pass", {"player": event.player}
     if isinstance(event, NewHand):
-        return "new_hand", {"leader": event.leader}
+        begun: dict[str, Any] = {"leader": event.leader}
+        if event.chosen is not None:
+            begun["chosen"] = event.chosen
+        return "new_hand", begun
     remaining = {
         str(seat): held if isinstance(held, int) else [str(t) for t in held]
         for seat, held in sorted(event.remaining.items())
@@ -133,7 +136,7 @@ def event_from_json(kind: str, data: dict[str, Any]) -> Event:
     if kind == "pass":
         return Pass(data["player"])
     if kind == "new_hand":
-        return NewHand(data["leader"])
+        return NewHand(data["leader"], data.get("chosen"))
     if kind == "settle":
         remaining: dict[int, Held] = {}
         for seat, held in data["remaining"].items():

@@ -104,6 +104,7 @@ class TableView:
     lead_values: dict[int, str] = field(default_factory=dict)
     settle_values: dict[int, str] = field(default_factory=dict)
     open_draw: bool = False
+    open_choice: bool = False
 
     @property
     def editable(self) -> bool:
@@ -315,10 +316,9 @@ class TableView:
 
     @property
     def draw_first(self) -> bool:
-        """Whether the house rule says the first leader is chosen by drawing tiles."""
-        return (
-            self.open_draw or self.game.rules.lead == "draw-highest" or self.lead_round is not None
-        )
+        """Whether the draw for the lead opens first: asked for, or the house rule's way."""
+        by_rule = self.game.rules.lead == "draw-highest" and not self.open_choice
+        return self.open_draw or by_rule or self.lead_round is not None
 
     # -- the game as a whole ------------------------------------------------------------
 

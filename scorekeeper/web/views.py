@@ -31,6 +31,7 @@ from scorekeeper.rules import (
     PRESETS,
     Draw,
     Event,
+    Game,
     Held,
     MalformedInput,
     NewHand,
@@ -159,7 +160,8 @@ def table(key: str) -> tuple[str, int]:
     """The table of a game: scoreboard, layout, tile picker and the entry buttons."""
     loaded = _load(key)
     remember(loaded.row, EDIT)
-    return render_table(_view(loaded, open_draw=request.args.get("lead") == "draw"))
+    how = request.args.get("lead")
+    return render_table(_view(loaded, open_draw=how == "draw", open_choice=how == "table"))
 
 
 # -- entries -------------------------------------------------------------------------------
@@ -310,17 +312,23 @@ def lead(key: str) -> Answer:
         return stale
     game = loaded.game
     count = len(game.players)
+    forced = game.next_leader
     how = form.how.data or ("seat" if form.leader.data is not None else "random")
     if how == "seat" and form.leader.data is not None and form.leader.data < count:
-        leader = form.leader.data
+        leader, chosen = form.leader.data, "table"
     elif how == "random":
-        forced = game.next_leader
         leader = forced if forced is not None else _rng.randrange(count)
+        chosen = "lot"
     elif how == "draw":
         return _draw_for_lead(loaded, form)
     else:
         return _incomplete(loaded)
-    return _commit(key, form.seq.data, [NewHand(leader)], "lead")
+    return _commit(key, form.seq.data, [_new_hand(game, leader, chosen)], "lead")
+
+
+def _new_hand(game: Game, leader: int, chosen: str) -> NewHand:
+    """A hand led by ``leader``, chosen as said, unless the rules name the leader (a domino)."""
+    return NewHand(leader, None if game.next_leader is not None else chosen)
 
 
 def _lead_round(text: str, count: int) -> tuple[int, ...] | None:
@@ -358,7 +366,8 @@ def _draw_for_lead(loaded: Loaded, form: LeadForm) -> Answer:
             "they draw again (put the tiles back and shuffle)."
         )
         return render_table(_view(loaded, notice=notice, lead_round=tied, lead_values={}))
-    return _commit(loaded.row.edit_key, form.seq.data, [NewHand(leader)], "lead", **keep)
+    new_hand = _new_hand(game, leader, "draw")
+    return _commit(loaded.row.edit_key, form.seq.data, [new_hand], "lead", **keep)
 
 
 # -- a new game ------------------------------------------------------------------------------
@@ -429,10 +438,11 @@ def new_game() -> Answer:
         return _new_game_refused(form, refusal.message)
     events: list[Event] = []
     if form.leader.data == "random":
-        events.append(NewHand(_rng.randrange(len(setup.players))))
+        events.append(NewHand(_rng.randrange(len(setup.players)), "lot"))
     loaded = store.create(setup, events)
     remember(loaded.row, EDIT)
-    extra = {"lead": "draw"} if form.leader.data == "draw" else {}
+    # The table page opens the way chosen here: the draw for the lead, or the players' buttons.
+    extra = {"lead": form.leader.data} if form.leader.data in ("draw", "table") else {}
     target = url_for("games.table", key=loaded.row.edit_key, **extra)
     if is_htmx():
         response = Response("", 200)

@@ -232,26 +232,70 @@ def test_pass_then_the_pass_that_blocks_the_hand() -> None:
 # -- new hands -------------------------------------------------------------------------------
 
 
-def test_first_hand_is_led_by_lot_or_by_drawing() -> None:
-    assert explain(game_of(duo_domino()), 0).lines[0] == (
-        "Ann leads the first hand, chosen by lot (house rule lead: lots)."
+def led_by(data: dict[str, Any], way: str, number: int = 0) -> dict[str, Any]:
+    """The record with hand ``number`` (from 0) saying how its leader was chosen."""
+    data["hands"][number]["lead_by"] = way
+    return data
+
+
+def test_first_hand_says_how_its_leader_was_chosen() -> None:
+    by_lot = explain(game_of(led_by(duo_domino(), "lot")), 0)
+    assert by_lot.lines[0] == (
+        "Ann leads the first hand, chosen by lot: the app picked a player at random "
+        "(house rule lead: lots)."
     )
-    fives_up = explain(game_of(duo_domino(preset="fives-up")), 0)
-    assert "house rule lead: draw-highest" in fives_up.lines[0]
-    assert fives_up.summary == "Hand 1 begins: Ann leads."
+    assert by_lot.summary == "Hand 1 begins: Ann leads, chosen by lot."
+    by_draw = explain(game_of(led_by(duo_domino(preset="fives-up"), "draw")), 0)
+    assert by_draw.lines[0] == (
+        "Ann leads the first hand, chosen by the draw for the lead: each player drew a tile, "
+        "the highest pip total leading (house rule lead: draw-highest)."
+    )
+    assert by_draw.summary == "Hand 1 begins: Ann leads, chosen by the draw for the lead."
+    at_table = explain(game_of(led_by(duo_domino(), "table")), 0)
+    assert at_table.lines[0] == (
+        "Ann leads the first hand, chosen at the table: the players agreed who leads."
+    )
+    assert at_table.summary == "Hand 1 begins: Ann leads, chosen at the table."
+
+
+def test_a_way_other_than_the_house_rule_is_named_without_the_rule() -> None:
+    drawn = explain(game_of(led_by(duo_domino(), "draw")), 0)
+    assert "house rule" not in drawn.lines[0]
+    assert "by the draw for the lead" in drawn.lines[0]
+
+
+def test_a_leader_chosen_in_an_unrecorded_way_is_not_guessed() -> None:
+    found = explain(game_of(duo_domino()), 0)
+    assert found.lines[0] == (
+        "Ann leads the first hand; how the leader was chosen was not recorded "
+        "(house rule lead: lots, by lot)."
+    )
+    assert found.summary == "Hand 1 begins: Ann leads."
 
 
 def test_next_hand_is_led_by_who_dominoed() -> None:
     game = game_of(duo_domino(more_hands=[hand("Ann", [])]))
     assert explain(game, 12).lines[0] == "Ann dominoed in hand 1, so Ann leads hand 2."
+    assert explain(game, 12).summary == "Hand 2 begins: Ann leads (dominoed in hand 1)."
+
+
+def test_after_a_blocked_hand_an_unrecorded_choice_is_not_guessed() -> None:
+    game = game_of(duo_blocked({"Ann": 62, "Bob": 28}, more_hands=[hand("Bob", [])]))
+    assert explain(game, 15).lines[0] == (
+        "Hand 1 was blocked, so the leader of hand 2 was chosen again: Bob; how the leader "
+        "was chosen was not recorded (house rule lead: lots, by lot)."
+    )
 
 
 def test_after_a_blocked_hand_the_leader_is_chosen_again() -> None:
-    game = game_of(duo_blocked({"Ann": 62, "Bob": 28}, more_hands=[hand("Bob", [])]))
+    game = game_of(
+        duo_blocked({"Ann": 62, "Bob": 28}, more_hands=[{**hand("Bob", []), "lead_by": "table"}])
+    )
     assert explain(game, 15).lines[0] == (
         "Hand 1 was blocked, so the leader of hand 2 was chosen again, "
-        "by lot (house rule lead: lots): Bob."
+        "at the table: the players agreed who leads: Bob."
     )
+    assert explain(game, 15).summary == "Hand 2 begins: Bob leads, chosen at the table."
 
 
 # -- settlements -----------------------------------------------------------------------------
