@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper.rules import ALL_TILES, Draw, Event, Game, Hand, NewHand, Pass, Play, Settle, Tile
+from scorekeeper.web.held import tiles_named
 from scorekeeper.web.picture import Picture, picture
 from scorekeeper.web.store import CannotTurn, Door, Loaded, turnable_lead, undo_steps
 
@@ -103,6 +104,7 @@ class TableView:
     lead_round: tuple[int, ...] | None = None
     lead_values: dict[int, str] = field(default_factory=dict)
     settle_values: dict[int, str] = field(default_factory=dict)
+    settle_ticks: dict[int, tuple[str, ...]] = field(default_factory=dict)
     open_draw: bool = False
     open_choice: bool = False
 
@@ -272,6 +274,19 @@ class TableView:
             for seat, name in enumerate(self.game.players)
             if hand.held[seat] > 0
         ]
+
+    @property
+    def settle_tiles(self) -> list[Tile]:
+        """The tiles a player may still hold: every tile not on the table, as the picker shows them."""
+        hand = self.hand
+        on_table = hand.layout.on_table if hand is not None else set()
+        return [t for t in ALL_TILES if t not in on_table]
+
+    def ticked(self, seat: int) -> set[str]:
+        """The tiles shown tapped on ``seat``'s tray: those sent, else those the field names."""
+        if seat in self.settle_ticks:
+            return set(self.settle_ticks[seat])
+        return {str(t) for t in tiles_named(self.settle_values.get(seat, ""))}
 
     @property
     def ending(self) -> str:

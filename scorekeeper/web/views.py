@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections.abc import Callable, Sequence
 
 from flask import (
@@ -61,6 +60,7 @@ from scorekeeper.web.forms import (
     SettleForm,
     TurnForm,
 )
+from scorekeeper.web.held import MAX_TICKED, held_of, parse_held
 from scorekeeper.web.store import EDIT, CannotTurn, Loaded, NotFound, Stale, download_name
 from scorekeeper.web.table import Refused, TableView, lead_winner, names, table_view
 
@@ -68,7 +68,6 @@ bp = Blueprint("games", __name__)
 
 STALE = "The table had changed: nothing was entered. This is the table as it is now."
 INCOMPLETE = "The form was incomplete or out of date: nothing was entered."
-_PIPS = re.compile(r"^\d{1,4}$")
 _rng = random.SystemRandom()
 
 Answer = tuple[str, int] | BaseResponse
@@ -264,22 +263,6 @@ def undo(key: str) -> Answer:
     return _done(after, notice)
 
 
-def parse_held(name: str, text: str) -> Held | None:
-    """What a player says they hold: a pip total ("13") or tiles ("6-1 0-0"); None if blank."""
-    text = text.strip()
-    if not text:
-        return None
-    if _PIPS.match(text):
-        return int(text)
-    try:
-        return tuple(parse_tile(part) for part in re.split(r"[\s,;]+", text) if part)
-    except MalformedInput:
-        raise Refusal(
-            "remaining",
-            f'{name}: "{text}" is neither a pip total nor tiles written like "6-1 0-0".',
-        ) from None
-
-
 @bp.post("/games/<key:key>/settle")
 def settle(key: str) -> Answer:
     """Settle a finished hand from what each player still holds (checked by rule remaining)."""
@@ -288,16 +271,19 @@ def settle(key: str) -> Answer:
     if not form.validate():
         return _incomplete(loaded)
     players = loaded.game.players
-    values = {seat: request.form.get(f"held-{seat}", "")[:200] for seat in range(len(players))}
+    seats = range(len(players))
+    values = {seat: request.form.get(f"held-{seat}", "")[:200] for seat in seats}
+    ticks = {seat: request.form.getlist(f"tiles-{seat}")[:MAX_TICKED] for seat in seats}
+    keep = {"settle_values": values, "settle_ticks": {s: tuple(v) for s, v in ticks.items() if v}}
     remaining: dict[int, Held] = {}
     try:
         for seat, text in values.items():
-            held = parse_held(players[seat], text)
+            held = held_of(players[seat], text, ticks[seat])
             if held is not None:
                 remaining[seat] = held
     except Refusal as refusal:
-        return _refuse(loaded, refusal, "settle", settle_values=values)
-    return _commit(key, form.seq.data, [Settle(remaining)], "settle", settle_values=values)
+        return _refuse(loaded, refusal, "settle", **keep)
+    return _commit(key, form.seq.data, [Settle(remaining)], "settle", **keep)
 
 
 @bp.post("/games/<key:key>/lead")
@@ -520,4 +506,4 @@ def init_app(app: Flask) -> None:
     app.after_request(_vary)
 
 
-__all__ = ["HOUSE_RULE_FIELDS", "bp", "init_app"]
+__all__ = ["HOUSE_RULE_FIELDS", "bp", "init_app", "parse_held"]

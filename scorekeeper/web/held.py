@@ -1,0 +1,83 @@
+"""What a player still holds at the end of a hand, as the settlement form sends it.
+
+Each player has a text field, ``held-<seat>`` (a pip total such as ``13``, or tiles such as
+``6-1 0-0``), and a tray of the tiles not on the table to tap instead: checkboxes named
+``tiles-<seat>``. With JavaScript the tray writes the tiles tapped into the field; without it
+only the boxes are sent. Either way the referee gets one answer per player, or a refusal
+(rule ``remaining``) when the field and the tray disagree.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from scorekeeper.rules import Held, MalformedInput, Refusal, Tile, parse_tile
+
+_PIPS = re.compile(r"^\d{1,4}$")
+_SEPARATORS = re.compile(r"[\s,;]+")
+MAX_TICKED = 28
+"""No hand holds more tiles than the set has; more boxes than that are not read."""
+
+
+def parse_held(name: str, text: str) -> Held | None:
+    """What a player says they hold: a pip total ("13") or tiles ("6-1 0-0"); None if blank."""
+    text = text.strip()
+    if not text:
+        return None
+    if _PIPS.match(text):
+        return int(text)
+    try:
+        return tuple(parse_tile(part) for part in _SEPARATORS.split(text) if part)
+    except MalformedInput:
+        raise Refusal(
+            "remaining",
+            f'{name}: "{text}" is neither a pip total nor tiles written like "6-1 0-0".',
+        ) from None
+
+
+def tiles_named(text: str) -> tuple[Tile, ...]:
+    """The tiles a field names ("6-1 0-0"); none when it holds a pip total, blank or typos."""
+    try:
+        held = parse_held("", text)
+    except Refusal:
+        return ()
+    return held if isinstance(held, tuple) else ()
+
+
+def _ticked_tiles(name: str, ticked: Sequence[str]) -> tuple[Tile, ...]:
+    tiles: list[Tile] = []
+    for value in ticked[:MAX_TICKED]:
+        try:
+            tiles.append(parse_tile(value))
+        except MalformedInput:
+            raise Refusal(
+                "remaining", f'{name}: "{value}" tapped on the tray is not a double-six tile.'
+            ) from None
+    return tuple(tiles)
+
+
+def held_of(name: str, text: str, ticked: Sequence[str]) -> Held | None:
+    """One player's answer from the field and the tiles tapped; None when both are empty.
+
+    The tiles tapped are taken when the field is blank, or when it says the same: the same
+    tiles, or their pip total. A field that says something else is refused, so that nothing
+    is settled on an answer the scorekeeper did not mean.
+    """
+    typed = parse_held(name, text)
+    tapped = _ticked_tiles(name, ticked)
+    if not tapped:
+        return typed
+    if typed is None:
+        return tapped
+    pips = sum(t.pips for t in tapped)
+    if isinstance(typed, int) and typed == pips:
+        return tapped
+    if isinstance(typed, tuple) and sorted(typed, key=str) == sorted(tapped, key=str):
+        return tapped
+    shown = " ".join(str(t) for t in tapped)
+    raise Refusal(
+        "remaining",
+        f'{name}: the field says "{text.strip()}" but the tiles tapped ({shown}) hold {pips} '
+        "pips. Clear the field or untap the tiles, so that one answer is left.",
+    )
