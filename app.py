@@ -22,6 +22,7 @@ from scorekeeper.web import (
     ratelimits,
     security,
     sharing,
+    times,
     views,
 )
 
@@ -117,4 +118,5 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     pwa.init_app(app)
     errors.init_app(app)
     cli.init_app(app)
+    times.init_app(app)
     return app

@@ -179,11 +179,6 @@ def played_on(loaded: Loaded) -> date:
     return loaded.row.created_at.date()
 
 
-def long_date(day: date) -> str:
-    """ "7 March 2025"."""
-    return f"{day.day} {day:%B %Y}"
-
-
 def _counted(count: int, word: str, plural: str) -> str:
     return f"{count} {word if count == 1 else plural}"
 
@@ -219,7 +214,6 @@ def sheet(door: str, key: str) -> str:
         started_at=loaded.row.created_at,
         sheet=paper,
         tallies=tallies,
-        played_on=long_date(played_on(loaded)),
     )
 
 
