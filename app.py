@@ -15,6 +15,7 @@ from scorekeeper.web import (
     access,
     cli,
     compression,
+    deleting,
     errors,
     extensions,
     paper,
@@ -115,6 +116,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     views.init_app(app)
     app.register_blueprint(paper.bp)
     app.register_blueprint(sharing.bp)
+    deleting.init_app(app)
     pwa.init_app(app)
     errors.init_app(app)
     cli.init_app(app)

@@ -33,6 +33,8 @@ class GameRow(db.Model):  # type: ignore[name-defined,misc]
     The sequential ``id`` never leaves the server: pages reach a game by its ``edit_key``
     (may change it) or its ``watch_key`` (may only look). ``version`` counts every change
     (an undo too), so an unchanged game is recognised without loading its events.
+    ``deleted_at`` is set while a deleted game waits for its undo window to pass: such a game
+    is not found behind either key (see ``store``).
     """
 
     __tablename__ = "game"
@@ -53,6 +55,7 @@ class GameRow(db.Model):  # type: ignore[name-defined,misc]
     partners: Mapped[bool | None] = mapped_column(default=None)
     status: Mapped[str] = mapped_column(String(10), default="lead")
     winner: Mapped[str | None] = mapped_column(String(200), default=None)
+    deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
 
     events: Mapped[list[EventRow]] = relationship(
         back_populates="game", order_by="EventRow.seq", cascade="all, delete-orphan"

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import bindparam, select, text
+from sqlalchemy import delete as sql_delete
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.rules import (
@@ -170,9 +172,13 @@ def _key_column(kind: str) -> Any:
     raise NotFound(kind)
 
 
+_IN_USE = GameRow.deleted_at.is_(None)
+"""Not deleted: a deleted game is found behind neither key while it waits to be purged."""
+
+
 def find(key: str, kind: str = EDIT) -> GameRow:
     """The stored game whose ``kind`` key is ``key`` (its events not loaded), or NotFound."""
-    row = db.session.scalars(select(GameRow).where(_key_column(kind) == key)).first()
+    row = db.session.scalars(select(GameRow).where(_key_column(kind) == key, _IN_USE)).first()
     if row is None:
         raise NotFound(key)
     return row
@@ -180,7 +186,9 @@ def find(key: str, kind: str = EDIT) -> GameRow:
 
 _GAMES = GameRow.__table__
 _VERSION_BY = {
-    kind: select(_GAMES.c.version).where(_GAMES.c[column] == bindparam("key"))
+    kind: select(_GAMES.c.version).where(
+        _GAMES.c[column] == bindparam("key"), _GAMES.c.deleted_at.is_(None)
+    )
     for kind, column in ((EDIT, "edit_key"), (WATCH, "watch_key"))
 }
 _version_sql: dict[tuple[str, str], tuple[str, bool]] = {}
@@ -225,8 +233,9 @@ def load(key: str, kind: str = EDIT) -> Loaded:
 
 
 def list_games() -> list[GameRow]:
-    """Every stored game, the most recently changed first."""
-    return list(db.session.scalars(select(GameRow).order_by(GameRow.updated_at.desc())).all())
+    """Every stored game (not deleted), the most recently changed first."""
+    query = select(GameRow).where(_IN_USE).order_by(GameRow.updated_at.desc())
+    return list(db.session.scalars(query).all())
 
 
 def download_name(row: GameRow) -> str:
@@ -246,17 +255,18 @@ def games_with_keys(keys: Sequence[str]) -> list[GameRow]:
     if not keys:
         return []
     wanted = list(keys)
-    query = select(GameRow).where(GameRow.edit_key.in_(wanted) | GameRow.watch_key.in_(wanted))
+    query = select(GameRow).where(
+        GameRow.edit_key.in_(wanted) | GameRow.watch_key.in_(wanted), _IN_USE
+    )
     return list(db.session.scalars(query.order_by(GameRow.updated_at.desc())).all())
 
 
 # -- writing ------------------------------------------------------------------------------
 
 
-def _lock(edit_key: str) -> GameRow:
-    """Start a write transaction that holds the game until commit or rollback."""
+def _locked(query: Any) -> GameRow | None:
+    """Start a write transaction and read the first game of ``query``, held until it ends."""
     db.session.rollback()
-    query = select(GameRow).where(GameRow.edit_key == edit_key)
     if db.session.get_bind().dialect.name == "sqlite":
         # A WAL read lock cannot be upgraded to a write lock: take the write lock first.
         db.session.execute(text("BEGIN IMMEDIATE"))
@@ -265,6 +275,13 @@ def _lock(edit_key: str) -> GameRow:
         row = db.session.scalars(query.with_for_update()).first()
     if row is None:
         db.session.rollback()
+    return row
+
+
+def _lock(edit_key: str) -> GameRow:
+    """Start a write transaction that holds the game until commit or rollback."""
+    row = _locked(select(GameRow).where(GameRow.edit_key == edit_key, _IN_USE))
+    if row is None:
         raise NotFound(edit_key)
     return row
 
@@ -445,3 +462,84 @@ def create(setup: Setup, events: Sequence[Event] = ()) -> Loaded:
         db.session.add(EventRow(game_id=row.id, seq=number, kind=kind, data=data))
     db.session.commit()
     return Loaded(row, game)
+
+
+# -- deleting a game, for a while ------------------------------------------------------------
+
+
+class CannotDelete(Exception):
+    """The game may not be deleted (it is finished); the message says why in plain words."""
+
+
+def delete(edit_key: str) -> GameRow:
+    """Delete an unfinished game: it is found behind neither key from now on, until restored.
+
+    Its row and events stay until :func:`purge` removes them, so that the deletion can be
+    undone for a while. A finished game is kept (CannotDelete): it is the record of a result.
+    """
+    row = _lock(edit_key)
+    try:
+        game = _replay(row)
+        if game.phase == "over":
+            raise CannotDelete(
+                "A finished game cannot be deleted: it is the record of who won. "
+                "Forget it on this browser instead."
+            )
+        row.deleted_at = _now()
+        row.version = (row.version or 0) + 1
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return row
+
+
+def restore(edit_key: str, since: datetime) -> GameRow:
+    """Undo the deletion of the game with ``edit_key`` if it was deleted at ``since`` or later.
+
+    NotFound when there is no such deleted game, or it was deleted before ``since``.
+    """
+    query = select(GameRow).where(
+        GameRow.edit_key == edit_key,
+        GameRow.deleted_at.is_not(None),
+        GameRow.deleted_at >= since,
+    )
+    row = _locked(query)
+    if row is None:
+        raise NotFound(edit_key)
+    try:
+        row.deleted_at = None
+        row.version = (row.version or 0) + 1
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return row
+
+
+def deleted_since(edit_keys: Sequence[str], since: datetime) -> list[GameRow]:
+    """The games with one of ``edit_keys`` deleted at ``since`` or later, the latest first."""
+    if not edit_keys:
+        return []
+    query = select(GameRow).where(
+        GameRow.edit_key.in_(list(edit_keys)), GameRow.deleted_at >= since
+    )
+    return list(db.session.scalars(query.order_by(GameRow.deleted_at.desc())).all())
+
+
+def purge(before: datetime) -> int:
+    """Remove for good the games deleted before ``before``, with their events; how many."""
+    doomed = select(GameRow.id).where(GameRow.deleted_at < before)
+    db.session.rollback()
+    try:
+        if db.session.get_bind().dialect.name == "sqlite":
+            db.session.execute(text("BEGIN IMMEDIATE"))
+        ids = list(db.session.scalars(doomed).all())
+        if ids:
+            db.session.execute(sql_delete(EventRow).where(EventRow.game_id.in_(ids)))
+            db.session.execute(sql_delete(GameRow).where(GameRow.id.in_(ids)))
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return len(ids)

@@ -49,6 +49,7 @@ from scorekeeper.rules.options import default_partners
 from scorekeeper.rules.record import load_record, write_record
 from scorekeeper.web import store
 from scorekeeper.web.access import DOORS, NO_GAME, forget, load_or_404, my_games, remember
+from scorekeeper.web.deleting import recently_deleted
 from scorekeeper.web.forms import (
     HOUSE_RULE_FIELDS,
     EntryForm,
@@ -142,7 +143,9 @@ def index() -> str:
     games = my_games()
     playing = [(door, g) for door, g in games if g.status != "over"]
     finished = [(door, g) for door, g in games if g.status == "over"]
-    return render_template("index.html", playing=playing, finished=finished)
+    return render_template(
+        "index.html", playing=playing, finished=finished, deleted=recently_deleted()
+    )
 
 
 @bp.post("/my-games/forget")
