@@ -7,6 +7,7 @@ import os
 import secrets
 import stat
 from collections.abc import Mapping
+from datetime import timedelta
 from typing import Any
 
 from flask import Flask
@@ -18,6 +19,7 @@ from scorekeeper.web import (
     deleting,
     errors,
     extensions,
+    idle,
     paper,
     pwa,
     ratelimits,
@@ -96,6 +98,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=MAX_BODY,
         SEND_FILE_MAX_AGE_DEFAULT=365 * 24 * 3600,
         MIGRATIONS_DIRECTORY=os.path.join(app.root_path, "migrations"),
+        # A page left open for hours (a long game, a lunch break) still takes the next entry:
+        # CSRF tokens do not expire by age (Flask-WTF's default is an hour); each is bound to
+        # the session's secret instead, and the session cookie lasts (see security.py).
+        WTF_CSRF_TIME_LIMIT=None,
+        PERMANENT_SESSION_LIFETIME=timedelta(days=365),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -119,6 +126,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     deleting.init_app(app)
     pwa.init_app(app)
     errors.init_app(app)
+    idle.init_app(app)
     cli.init_app(app)
     times.init_app(app)
     return app

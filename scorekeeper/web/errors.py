@@ -50,7 +50,8 @@ def render_error(code: int, explanation: str) -> tuple[str, int, dict[str, str]]
 
 
 def handle_csrf(error: CSRFError) -> tuple[str, int, dict[str, str]]:
-    """A POST without a valid CSRF token: the page expired."""
+    """A POST without a valid CSRF token: the page expired (scorekeeper.web.idle registers it,
+    after trying to give the table or the new-game form back with a fresh token)."""
     return render_error(400, CSRF_EXPLANATION)
 
 
@@ -79,6 +80,5 @@ def handle_500(error: InternalServerError) -> tuple[str, int, dict[str, str]]:
 
 def init_app(app: Flask) -> None:
     """Register the error handlers."""
-    app.register_error_handler(CSRFError, handle_csrf)
     app.register_error_handler(InternalServerError, handle_500)
     app.register_error_handler(HTTPException, handle_http)

@@ -16,8 +16,10 @@ Settings (in ``instance/config.py`` or the environment with the ``SCOREKEEPER_``
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from flask import Flask, Response, abort, has_request_context, request
-from flask.sessions import SecureCookieSessionInterface
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -74,12 +76,22 @@ def refuse_cross_site_writes() -> None:
 
 
 class SessionCookies(SecureCookieSessionInterface):
-    """Flask's signed-cookie sessions; the cookie is ``Secure`` when the page came over HTTPS."""
+    """Flask's signed-cookie sessions; the cookie is ``Secure`` when the page came over HTTPS,
+    and it lasts: a phone keeps its games and its forms' CSRF secret across browser restarts."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
         """``Secure`` when SESSION_COOKIE_SECURE says so or the request's scheme is https."""
         forced = bool(app.config["SESSION_COOKIE_SECURE"])
         return forced or (has_request_context() and request.is_secure)
+
+    def get_expiration_time(self, app: Flask, session: SessionMixin) -> datetime:
+        """Every session cookie lasts PERMANENT_SESSION_LIFETIME after it last changed.
+
+        Without an expiry the browser drops the cookie when it closes (phones close it often)
+        and with it the secret every CSRF token of an open page is checked against. The cookie
+        is still sent only when the session changes, never with every answer.
+        """
+        return datetime.now(UTC) + app.permanent_session_lifetime
 
 
 def proxies(app: Flask) -> int:
