@@ -226,6 +226,21 @@ def play_last_tile(page: Page, game: Game | None) -> None:
     page.wait_for_selector(".settle-form")
 
 
+def tap_held_tiles(page: Page, game: Game | None) -> None:
+    """End the hand, then tap a tile still held on the settlement tray (it opens)."""
+    play_last_tile(page, game)
+    page.click('[data-held-tray="2"] > summary')
+    page.click('[data-held-tray="2"] label.held-tile:has(input[value="4-3"])')
+    expect(page.locator('input[name="held-2"]')).to_have_value("4-3")
+
+
+def delete_the_game(page: Page, game: Game | None) -> None:
+    """Delete the game after its confirmation: My games offers to undo it."""
+    page.click(".game-links [data-delete-link]")
+    page.click("button[data-delete]")
+    page.wait_for_selector(".deleted-game [data-restore]")
+
+
 def import_refused(page: Page, game: Game | None) -> None:
     """Paste a record that breaks a rule: the refusal is shown and nothing is imported."""
     page.fill("textarea[name=text]", json.dumps(record("refused_match")))
@@ -303,12 +318,23 @@ SCREENS: list[Screen] = [
         game=lambda: record("hand_seven_five_two_hands", hands=1, drop_last=1),
         then=play_last_tile,
     ),
+    Screen(
+        "settlement, held tiles tapped",
+        game=lambda: record("hand_seven_five_two_hands", hands=1, drop_last=1),
+        then=tap_held_tiles,
+    ),
     Screen("settlement shown", game=lambda: record("hand_seven_five_two_hands", hands=1)),
     Screen(
         "long line, no spinner",
         game=lambda: record("sim_fives_up_2p_no_spinner_seven_five", hands=3, plays=14),
     ),
     Screen("winner", game=lambda: record("sim_all_fives_2p")),
+    Screen("delete a game?", "/delete", game=lambda: record("hand_first_spinner_counts")),
+    Screen(
+        "my games, a game deleted",
+        game=lambda: record("hand_first_spinner_counts"),
+        then=delete_the_game,
+    ),
     Screen("share panel", game=lambda: record("hand_first_spinner_counts"), then=open_share),
     Screen("watch link", game=lambda: record("hand_first_spinner_counts"), then=open_watch),
     Screen("board", game=lambda: record("hand_first_spinner_counts"), then=open_board),

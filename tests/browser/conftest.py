@@ -7,7 +7,7 @@ Without Chromium these tests are skipped with a note on how to install it, excep
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -129,3 +129,19 @@ def any_page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]
 def phone_no_js(browser: Browser) -> Iterator[Page]:
     """The phone with JavaScript turned off: every form is a full page load."""
     yield from _page(browser, {**PHONE, "java_script_enabled": False})
+
+
+@pytest.fixture
+def page_with(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """A factory: a page in a new browser context with these options (a phone in another time
+    zone: ``page_with(**PHONE, timezone_id="Asia/Tokyo")``), checked like the others."""
+    opened: list[Iterator[Page]] = []
+
+    def make(**options: Any) -> Page:
+        pages = _page(browser, options)
+        opened.append(pages)
+        return next(pages)
+
+    yield make
+    for pages in opened:
+        next(pages, None)

@@ -126,9 +126,8 @@ def test_a_whole_game_with_the_keyboard_alone(live_server: LiveServer, desktop: 
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"/games/new"))
     fill_new_game(page)
-    # Choose the leader.
-    tab_to(page, "details.choose-leader summary")
-    page.keyboard.press("Space")
+    # Choose the leader: "at the table" on the form opened the players' buttons.
+    expect(page.locator("details.choose-leader")).to_have_attribute("open", "")
     before = seq(page)
     tab_to(page, 'button[data-leader="0"]')
     page.keyboard.press("Enter")

@@ -72,8 +72,8 @@ def test_the_game_page_and_my_games_link_to_a_confirmation(client):
     confirm = unescape(confirm_page(table))
     assert "Delete this game?" in confirm
     assert "For 10 minutes My games on this browser can undo it" in confirm
-    assert f'<a class="button" href="{table.url}">Keep it</a>' in confirm
-    assert '<a class="button" href="/">Keep it</a>' in confirm_page(table, back="index")
+    assert f'<a class="button" href="{table.url}" data-back>Keep it</a>' in confirm
+    assert '<a class="button" href="/" data-back>Keep it</a>' in confirm_page(table, back="index")
     assert table.seq() == 1, "asking deletes nothing"
 
 
