@@ -23,6 +23,7 @@ from scorekeeper.web import (
     paper,
     pwa,
     ratelimits,
+    rematch,
     security,
     sharing,
     times,
@@ -124,6 +125,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(paper.bp)
     app.register_blueprint(sharing.bp)
     deleting.init_app(app)
+    app.register_blueprint(rematch.bp)
     pwa.init_app(app)
     errors.init_app(app)
     idle.init_app(app)

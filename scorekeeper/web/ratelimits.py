@@ -27,7 +27,7 @@ from scorekeeper.web import errors
 DEFAULT_LIMITS = {
     # Every POST from one address, whatever it changes: several tables may share an address.
     "RATELIMIT_WRITES": "30 per second; 200000 per day",
-    # Starting or importing a game, from one address.
+    # Starting, importing or rematching a game, from one address.
     "RATELIMIT_NEW_GAMES": "30 per minute; 300 per day",
     # The entries (plays, draws, undo, ...) of one game, whoever sends them.
     "RATELIMIT_ENTRIES": "10 per second; 20000 per day",
@@ -43,6 +43,8 @@ WHAT = {
     "RATELIMIT_UNKNOWN_KEYS": "Too many links to games that do not exist were opened from your address",
 }
 NEW_GAME_PATHS = frozenset({"/games/new", "/games/import"})
+REMATCH = "rematch"
+"""The last part of a rematch's path, ``/games/<key>/rematch``: it starts a game too."""
 GAME_PREFIXES = ("/games/", "/watch/")
 EXTENSION = "scorekeeper.limiter"
 
@@ -89,8 +91,18 @@ def _not_a_write() -> bool:
     return request.method != "POST"
 
 
+def starts_a_game() -> bool:
+    """Whether the request starts a game: a new game, an import, or a finished game's rematch."""
+    if request.method != "POST":
+        return False
+    if request.path in NEW_GAME_PATHS:
+        return True
+    parts = request.path.split("/")
+    return game_path_key() is not None and parts[3:] == [REMATCH]
+
+
 def _not_a_new_game() -> bool:
-    return request.method != "POST" or request.path not in NEW_GAME_PATHS
+    return not starts_a_game()
 
 
 def _not_an_entry() -> bool:

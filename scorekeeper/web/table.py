@@ -61,6 +61,33 @@ class HandSummary:
     settlement: tuple[int, ...]
     scores: tuple[int, ...]
 
+    @property
+    def points(self) -> tuple[int, ...]:
+        """What each side made of the hand: its plays and its settlement together."""
+        return tuple(p + s for p, s in zip(self.play_points, self.settlement, strict=True))
+
+
+@dataclass(frozen=True)
+class LastScore:
+    """What the last entry scored, for the flash by the scoreboard: "+15 Ann" or "no score".
+
+    ``what`` names the entry ("Ann's 6-4 on W", "Hand 2 settled"); ``changes`` holds each
+    side that gained or lost points with it, by the name the scoreboard gives the side.
+    """
+
+    what: str
+    changes: tuple[tuple[str, int], ...]
+
+    @property
+    def text(self) -> str:
+        """The flash: "+15 Ann", "-5 Ann, -15 Bob" or "no score"."""
+        return ", ".join(f"{signed(points)} {side}" for side, points in self.changes) or "no score"
+
+    @property
+    def spoken(self) -> str:
+        """What screen readers announce: the entry and what it scored."""
+        return f"{self.what}: {self.text}"
+
 
 @dataclass(frozen=True)
 class PickerTile:
@@ -107,6 +134,8 @@ class TableView:
     settle_ticks: dict[int, tuple[str, ...]] = field(default_factory=dict)
     open_draw: bool = False
     open_choice: bool = False
+    entered: bool = False
+    """Whether this page answers an entry just stored (its flash is shown without JavaScript)."""
 
     @property
     def editable(self) -> bool:
@@ -361,6 +390,21 @@ class TableView:
         return hand.plays[-1].points
 
     @property
+    def last_score(self) -> LastScore | None:
+        """What the last entry scored: a play (even scoring nothing) or a settlement."""
+        return last_score(self.game)
+
+    @property
+    def bring_into_view(self) -> str | None:
+        """The news the last entry made, to bring into view: the winner or the settlement."""
+        if self.phase == "over":
+            return "winner"
+        steps = undo_steps(self.game)
+        if steps and isinstance(self.game.events[-steps], Settle):
+            return "settlement"
+        return None
+
+    @property
     def winner_name(self) -> str | None:
         """The winning side, once there is one."""
         game = self.game
@@ -411,6 +455,32 @@ def undo_label(game: Game) -> str | None:
         return f"the settlement of hand {hand.number}"
     assert isinstance(event, NewHand)
     return f"{game.players[event.leader]} leading hand {hand.number}"
+
+
+def last_score(game: Game) -> LastScore | None:
+    """What the last entry (as one undo would remove it) scored, side by side.
+
+    A play scores for its player's side, maybe nothing; a settlement changes any side's
+    score. Other entries (draws, passes, a new hand) score nothing and say nothing.
+    """
+    steps = undo_steps(game)
+    if steps == 0:
+        return None
+    event = game.events[-steps]
+    hand = game.hands[-steps]
+    if isinstance(event, Play):
+        scored = hand.plays[-1]
+        what = describe_play(game, event, scored.end)
+        side = game.sides[game.side_of(scored.player)]
+        return LastScore(what, ((side, scored.points),) if scored.points else ())
+    if isinstance(event, Settle) and hand.settlement is not None:
+        changes = tuple(
+            (side, points)
+            for side, points in zip(game.sides, hand.settlement.changes, strict=True)
+            if points
+        )
+        return LastScore(f"Hand {hand.number} settled", changes)
+    return None
 
 
 def hand_ending(game: Game, hand: Hand) -> str:

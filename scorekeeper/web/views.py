@@ -68,6 +68,8 @@ from scorekeeper.web.table import Refused, TableView, lead_winner, names, table_
 bp = Blueprint("games", __name__)
 
 STALE = "The table had changed: nothing was entered. This is the table as it is now."
+ENTERED = "entered"
+"""The flash category that tells the page after a redirect that it follows a stored entry."""
 INCOMPLETE = "The form was incomplete or out of date: nothing was entered."
 _rng = random.SystemRandom()
 
@@ -86,8 +88,10 @@ def _load(key: str) -> Loaded:
 def render_table(view: TableView, status: int = 200) -> tuple[str, int]:
     """The table: the partial for htmx, the whole page otherwise."""
     if view.notice is None:
-        flashed = get_flashed_messages()
-        view.notice = " ".join(flashed) if flashed else None
+        flashed = get_flashed_messages(with_categories=True)
+        texts = [text for category, text in flashed if category != ENTERED]
+        view.notice = " ".join(texts) if texts else None
+        view.entered = view.entered or len(texts) < len(flashed)
     template = "_table.html" if is_htmx() else "game.html"
     return render_template(template, t=view), status
 
@@ -96,13 +100,22 @@ def _view(loaded: Loaded, **kwargs: object) -> TableView:
     return table_view(loaded, **kwargs)
 
 
-def _done(loaded: Loaded, notice: str | None = None) -> Answer:
-    """After a stored entry: the new table for htmx; otherwise redirect to it (POST-redirect-GET)."""
+def _done(loaded: Loaded, notice: str | None = None, entered: bool = False) -> Answer:
+    """After a stored entry: the new table for htmx; otherwise redirect to it (POST-redirect-GET).
+
+    After an ``entered`` entry (one more event, not an undo) the page flashes what it scored,
+    and the redirect scrolls to the settlement or the winner it made.
+    """
+    view = _view(loaded, notice=notice, entered=entered)
     if is_htmx():
-        return render_table(_view(loaded, notice=notice))
+        return render_table(view)
     if notice:
         flash(notice)
-    return redirect(url_for("games.table", key=loaded.row.edit_key), code=303)
+    anchor = None
+    if entered:
+        flash("", ENTERED)
+        anchor = view.bring_into_view
+    return redirect(url_for("games.table", key=loaded.row.edit_key, _anchor=anchor), code=303)
 
 
 def _commit(key: str, seq: int, events: Sequence[Event], where: str, **keep: object) -> Answer:
@@ -115,7 +128,7 @@ def _commit(key: str, seq: int, events: Sequence[Event], where: str, **keep: obj
         return render_table(_view(_load(key), notice=STALE, notice_kind="stale"), 409)
     except Refusal as refusal:
         return _refuse(_load(key), refusal, where, **keep)
-    return _done(loaded)
+    return _done(loaded, entered=True)
 
 
 def _incomplete(loaded: Loaded) -> tuple[str, int]:

@@ -1,0 +1,47 @@
+"""Rematch: from a finished game's edit page, a new game with the same players in the same
+seats, the same preset and house rules (target included), its first leader chosen as the
+house rule ``lead`` says for a first hand: by lot, or by each player drawing a tile."""
+
+from __future__ import annotations
+
+import random
+
+from flask import Blueprint, flash, redirect, url_for
+
+from scorekeeper.rules import Event, NewHand
+from scorekeeper.web import store
+from scorekeeper.web.access import load_or_404, remember
+from scorekeeper.web.store import EDIT
+from scorekeeper.web.table import names, table_view
+from scorekeeper.web.views import Answer, render_table
+
+bp = Blueprint("rematch", __name__)
+
+NOT_OVER = "This game is not finished, so no rematch was started: finish it first."
+_rng = random.SystemRandom()
+
+
+@bp.post("/games/<key:key>/rematch")
+def rematch(key: str) -> Answer:
+    """Start the rematch of a finished game and open its table (behind the edit link only).
+
+    The button's form carries the CSRF token, checked for every POST (CSRFProtect).
+    """
+    loaded = load_or_404(key, EDIT)
+    if loaded.game.phase != "over":
+        return render_table(table_view(loaded, notice=NOT_OVER, notice_kind="stale"), 409)
+    setup = loaded.game.setup
+    players = list(setup.players)
+    events: list[Event] = []
+    extra: dict[str, str] = {}
+    if setup.rules.lead == "draw-highest":
+        how = "each player draws a tile for the lead: the highest leads"
+        extra["lead"] = "draw"
+    else:
+        leader = _rng.randrange(len(players))
+        events.append(NewHand(leader))
+        how = f"{players[leader]} leads hand 1, chosen by lot"
+    again = store.create(setup, events)
+    remember(again.row, EDIT)
+    flash(f"Rematch: {names(players)} in the same seats, with the same house rules; {how}.")
+    return redirect(url_for("games.table", key=again.row.edit_key, **extra), code=303)

@@ -1,0 +1,83 @@
+// What just happened, after each entry: what it scored flashes by the scoreboard and is read
+// out to screen readers, and the news it made (a settled hand, the winner) comes into view.
+//
+// #table is replaced whole by every entry and by the live view (live.js). Each table carries
+// what its last entry scored (.last-score: data-last-score, data-spoken) and, when that entry
+// settled a hand or ended the game, the id of what to bring into view (data-bring-into-view).
+// Only a table with more events than the one it replaces counts as news: an undo, a refusal
+// or a stale page shows no flash. The words go to #score-news, a live region outside #table
+// that stays on the page, since a live region swapped in with its content is often not read.
+(function () {
+  "use strict";
+
+  const SHOW = "last-score--show";
+  const ANNOUNCE_DELAY_MS = 150;
+  let seen = null;
+  let announcing = null;
+
+  function table() {
+    return document.getElementById("table");
+  }
+
+  function events(shown) {
+    return Number(shown.dataset.seq);
+  }
+
+  function announce(words) {
+    const news = document.getElementById("score-news");
+    if (!news) return;
+    clearTimeout(announcing);
+    // Emptied first, so that the same words twice ("no score") are read twice.
+    news.textContent = "";
+    if (!words) return;
+    announcing = setTimeout(function () {
+      news.textContent = words;
+    }, ANNOUNCE_DELAY_MS);
+  }
+
+  function flash(shown) {
+    const note = shown.querySelector("[data-last-score]");
+    if (!note || !note.dataset.lastScore) {
+      announce("");
+      return;
+    }
+    note.classList.remove(SHOW);
+    void note.offsetWidth; // restart the fade when the server already showed it
+    note.classList.add(SHOW);
+    announce(note.dataset.spoken || note.dataset.lastScore);
+  }
+
+  function bringIntoView(shown) {
+    const note = shown.querySelector("[data-bring-into-view]");
+    const news = note && document.getElementById(note.dataset.bringIntoView);
+    if (!news) return;
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    // On the next frame: after live.js has put the reader's scroll position back.
+    requestAnimationFrame(function () {
+      news.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+    });
+  }
+
+  function arrived(shown) {
+    const now = events(shown);
+    if (seen !== null && now > seen) {
+      flash(shown);
+      bringIntoView(shown);
+    }
+    seen = now;
+  }
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    const shown = table();
+    if (shown && event.target === shown) arrived(shown);
+  });
+
+  // Faded out: back to hidden, ready for the next entry.
+  document.addEventListener("animationend", function (event) {
+    const note = event.target;
+    if (note instanceof Element && note.classList.contains(SHOW)) note.classList.remove(SHOW);
+  });
+
+  const first = table();
+  if (first) seen = events(first);
+})();

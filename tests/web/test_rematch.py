@@ -1,0 +1,185 @@
+"""Rematch: a finished game's edit page starts a new game with the same players in the same
+seats and the same house rules, its first leader chosen as the rules say; never from the watch
+link, never before the game is over, never without the page's CSRF token, within the limit
+on new games."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+import flask_migrate
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from webforms import form_for, press
+from webtable import Table, import_record, key_in, started
+
+from app import create_app
+from scorekeeper.rules import NewHand
+from scorekeeper.web import extensions, store
+from scorekeeper.web.rematch import NOT_OVER
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+_NOTICE = re.compile(r'<p class="notice[^"]*" role="status">([^<]*)</p>')
+
+
+def record(name: str) -> dict[str, Any]:
+    """A record of tests/data."""
+    data: dict[str, Any] = json.loads((DATA / f"{name}.json").read_text())
+    return data
+
+
+def stored(app: Flask, key: str) -> store.Loaded:
+    """The game with edit key ``key``, as stored."""
+    with app.app_context():
+        return store.load(key)
+
+
+def game_count(app: Flask) -> int:
+    with app.app_context():
+        return len(store.list_games())
+
+
+def notice(page: str) -> str:
+    found = _NOTICE.search(page)
+    assert found, "the page shows no notice"
+    return unescape(found.group(1))
+
+
+def rematch(client: FlaskClient, table: Table) -> str:
+    """Press Rematch on the table's page; the new game's address."""
+    data = press(table.page(), "/rematch", **{"data-action": "rematch"})
+    response = client.post(f"{table.url}/rematch", data=data)
+    assert response.status_code == 303, response.get_data(as_text=True)
+    return str(response.headers["Location"])
+
+
+def test_rematch_keeps_seats_and_house_rules_and_draws_lots_for_the_leader(
+    app: Flask, client: FlaskClient
+) -> None:
+    # All Fives with 4 players in partnership, an immediate win at 100, spinners not counted.
+    table = import_record(client, record("sim_all_fives_4p_partners_immediate"))
+    old = stored(app, table.key)
+    assert old.game.phase == "over"
+
+    leaders = set()
+    for _ in range(12):
+        location = rematch(client, table)
+        key = key_in(location)
+        assert "?" not in location, "chosen by lot: the game opens ready to play"
+        new = stored(app, key)
+        assert key != table.key and new.row.watch_key != old.row.watch_key
+        assert new.row.players == old.row.players
+        assert (new.row.preset, new.row.options, new.row.partners) == (
+            old.row.preset,
+            old.row.options,
+            old.row.partners,
+        )
+        assert new.game.rules == old.game.rules and new.game.sides == old.game.sides
+        assert len(new.game.events) == 1 and isinstance(new.game.events[0], NewHand)
+        leader = new.game.players[new.game.events[0].leader]
+        leaders.add(leader)
+        page = client.get(location).get_data(as_text=True)
+        assert notice(page) == (
+            "Rematch: Ann, Bob, Cy and Dee in the same seats, with the same house rules; "
+            f"{leader} leads hand 1, chosen by lot."
+        )
+        assert re.findall(r'data-side-score="([^"]+)">0<', unescape(page)) == [
+            "Ann & Cy",
+            "Bob & Dee",
+        ]
+        assert f'data-turn="{leader}"' in page
+    assert len(leaders) > 1, "twelve lots all fell on the same player"
+    again = stored(app, table.key)
+    assert again.game.events == old.game.events, "the finished game is left as it was"
+
+
+def test_rematch_of_a_draw_for_lead_game_opens_the_draw(app: Flask, client: FlaskClient) -> None:
+    # Fives-up (lead: draw-highest), partners, target 20, boneyard reserve 4.
+    table = import_record(client, record("hand_partners_collect_wins"))
+    old = stored(app, table.key)
+
+    location = rematch(client, table)
+
+    assert location.endswith("?lead=draw")
+    new = stored(app, key_in(location))
+    assert new.game.events == [] and new.game.phase == "lead"
+    assert new.row.options == old.row.options == {"boneyard_reserve": 4, "target": 20}
+    assert new.row.partners is True and new.row.preset == "fives-up"
+    page = client.get(location).get_data(as_text=True)
+    assert '<details class="draw-for-lead" open>' in page
+    assert "each player draws a tile for the lead" in notice(page)
+
+
+def test_only_the_edit_link_offers_a_rematch(app: Flask, client: FlaskClient) -> None:
+    table = import_record(client, record("hand_immediate_win"))
+    watch = table.watch_url()
+    games = game_count(app)
+
+    assert 'data-action="rematch"' in table.page()
+    watching = client.get(watch).get_data(as_text=True)
+    assert "Ann wins!" in watching and "rematch" not in watching.lower()
+    assert client.post(f"{watch}/rematch").status_code == 404
+    assert game_count(app) == games
+
+
+def test_no_rematch_before_the_game_is_over(app: Flask, client: FlaskClient) -> None:
+    table = started(client)
+    games = game_count(app)
+
+    assert 'data-action="rematch"' not in table.page()
+    response = client.post(f"{table.url}/rematch")
+
+    assert response.status_code == 409
+    assert notice(response.get_data(as_text=True)) == NOT_OVER
+    assert game_count(app) == games
+
+
+@pytest.fixture
+def guarded(tmp_path: Path) -> Iterator[tuple[Flask, FlaskClient]]:
+    """An app with CSRF on, as in production, and room for 3 new games a minute."""
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'guarded.sqlite'}",
+            "RATELIMIT_NEW_GAMES": "3 per minute",
+        }
+    )
+    with app.app_context():
+        flask_migrate.upgrade()
+    yield app, app.test_client()
+    with app.app_context():
+        extensions.db.engine.dispose()
+
+
+def test_rematch_needs_the_pages_token_and_counts_as_a_new_game(
+    guarded: tuple[Flask, FlaskClient],
+) -> None:
+    app, client = guarded
+    form = form_for(client.get("/games/import").get_data(as_text=True), "/games/import")
+    text = json.dumps(record("hand_immediate_win"))
+    imported = client.post("/games/import", data=form.data(text=text))  # new game 1 of 3
+    assert imported.status_code == 303
+    table = Table(client, key_in(imported.headers["Location"]))
+    games = game_count(app)
+
+    forged = client.post(f"{table.url}/rematch")  # 2 of 3: a try counts too
+    assert forged.status_code == 400
+    assert "expired" in forged.get_data(as_text=True)
+    assert game_count(app) == games
+
+    location = rematch(client, table)  # 3 of 3
+    assert game_count(app) == games + 1
+    assert client.get(location).status_code == 200
+
+    data = press(table.page(), "/rematch", **{"data-action": "rematch"})
+    over = client.post(f"{table.url}/rematch", data=data)
+    assert over.status_code == 429
+    assert "Too many games were started" in over.get_data(as_text=True)
+    assert game_count(app) == games + 1
