@@ -220,6 +220,12 @@ def tap_unfitting_tile(page: Page, game: Game | None) -> None:
     page.wait_for_selector(".refusal [data-rule]")
 
 
+def play_one_end_tile(page: Page, game: Game | None) -> None:
+    """Play a tile that fits one end: the flash by the scoreboard shows what it scored."""
+    tile_button(page, tiles_fitting(game, 1)[0]).click()
+    page.wait_for_selector(".last-score--show")
+
+
 def play_last_tile(page: Page, game: Game | None) -> None:
     """Play the one tile that ends the hand (it fits one end): the settlement form appears."""
     tile_button(page, parse_tile("5-0")).click()
@@ -302,6 +308,11 @@ SCREENS: list[Screen] = [
         "tile selected, ends highlighted",
         game=lambda: record("hand_first_spinner_counts"),
         then=select_two_end_tile,
+    ),
+    Screen(
+        "a play just entered, what it scored flashing",
+        game=lambda: record("hand_first_spinner_counts"),
+        then=play_one_end_tile,
     ),
     Screen(
         "refusal shown",
