@@ -46,7 +46,11 @@ def load_table(server: LiveServer, page: Page) -> list[Response]:
 
 
 def compressed_size(response: Response) -> int:
-    """What crossed the wire if the server compressed it, otherwise the body at gzip level 6."""
+    """What crossed the wire if the server compressed it, otherwise the body at gzip level 6.
+
+    A 304 (a live poll answered "nothing changed") carries no body at all."""
+    if response.status == 304:
+        return 0
     if response.headers.get("content-encoding"):
         return response.request.sizes()["responseBodySize"]
     return len(gzip.compress(response.body(), compresslevel=6, mtime=0))

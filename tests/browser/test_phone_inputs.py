@@ -61,7 +61,7 @@ def hand_to_settle(page: Page, base: str) -> TablePage:
 
 def remaining_in_record(page: Page) -> dict:
     """What the game's record says each player held at the end of hand 1."""
-    url = page.url.split("?")[0]
+    url = page.url.split("#")[0].split("?")[0]  # the page may sit at #settlement
     data = json.loads(page.request.get(f"{url}/record.json").text())
     return data["hands"][0]["remaining"]
 
@@ -156,7 +156,7 @@ def test_times_are_shown_in_the_phones_time_zone(
 ) -> None:
     page: Page = page_with(**{**PHONE, "viewport": TALL_PHONE}, timezone_id=zone)
     start_game(page, live_server.url, ["Ann", "Bob"])
-    url = page.url.split("?")[0]
+    url = page.url.split("#")[0].split("?")[0]  # the page may sit at #settlement
     set_times(live_server, LATE)
     page.goto(live_server.url + "/")
     shown = page.locator('.my-game time[datetime="2026-11-22T23:30:00Z"]')
