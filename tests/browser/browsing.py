@@ -114,6 +114,10 @@ window.__htmxTrail = [];
     ].join(" "));
     window.__htmxTrail = window.__htmxTrail.slice(-60);
   }, true));
+["pageshow", "pagehide"].forEach((name) => window.addEventListener(name, (event) => {
+  window.__htmxTrail.push([Math.round(performance.now()), name, location.href,
+    event.persisted ? "persisted" : ""].join(" "));
+}));
 """
 """Keeps the page's last 60 htmx events and clicks, told when a table test times out."""
 
@@ -124,7 +128,7 @@ def htmx_trail(page: Page) -> str:
         lines = page.evaluate("window.__htmxTrail || []")
     except PlaywrightError as error:
         return f"(no trail: {error})"
-    return "\n".join(lines)
+    return "\n".join(reversed(lines))
 
 
 class PolicyWatch:
@@ -528,8 +532,12 @@ class TablePage:
         try:
             expect(self.table).to_have_attribute("data-seq", str(self.seq))
         except AssertionError as error:
+            # The trail first, newest first: a long aria snapshot would push it out of CI's view.
             trail = htmx_trail(self.page)
-            raise AssertionError(f"{error}\nThe page's last htmx events:\n{trail}") from None
+            shown = str(error).split("Aria snapshot:")[0].strip()
+            raise AssertionError(
+                f"The page's last htmx events, newest first:\n{trail}\n{shown}"
+            ) from None
 
     def expect_unchanged(self) -> None:
         """The table still has as many events as before."""

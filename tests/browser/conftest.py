@@ -24,7 +24,11 @@ from browsing import (
     PolicyWatch,
     migrated_app,
 )
-from playwright.sync_api import Browser, Page, Route
+from playwright.sync_api import Browser, Page, Route, expect
+
+# An entry shows within a few hundred milliseconds; 10 s (not Playwright's 5 s) leaves room for
+# a CI machine busy with other work, so that only a page that never shows it fails.
+expect.set_options(timeout=10_000)
 
 HAVE_CHROMIUM = Path(CHROMIUM).exists()
 INSTALL_HINT = (
