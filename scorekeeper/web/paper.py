@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from flask import Blueprint, Response, render_template, request, url_for
+from markupsafe import Markup, escape
 
 from scorekeeper.rules import Game, Play, Settle
 from scorekeeper.rules.explain import Explanation, explain_all
@@ -181,6 +182,13 @@ def played_on(loaded: Loaded) -> date:
 
 def _counted(count: int, word: str, plural: str) -> str:
     return f"{count} {word if count == 1 else plural}"
+
+
+@bp.app_template_filter("breakable")
+def breakable(name: str) -> Markup:
+    """A name like ``boneyard_reserve`` that may wrap after its underscores, as words do after
+    a hyphen: on a narrow screen or with large text it is never split inside a word."""
+    return Markup(str(escape(name)).replace("_", "_<wbr>"))
 
 
 @bp.app_template_filter("tally_words")

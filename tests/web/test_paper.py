@@ -278,7 +278,9 @@ def sheet_rows(page: str) -> list[dict[str, int]]:
     return [
         {
             unescape(side): int(total)
-            for side, total in re.findall(r'data-total="([^"]+)">(-?\d+)<', row)
+            for side, total in re.findall(
+                r'data-total="([^"]+)">(?:<span class="card-label">[^<]*</span>)?(-?\d+)<', row
+            )
         }
         for _number, row in rows
     ]
