@@ -671,3 +671,143 @@ class GameEntry:
     def mirror(self, end: str) -> str:
         """The end as the page names it."""
         return MIRROR.get(end, end) if self.mirrored else end
+
+
+# -- small screens and large text (the text-size tests) ----------------------------------
+
+SMALL_PHONE = {"viewport": {"width": 320, "height": 640}, "is_mobile": True, "has_touch": True}
+"""The narrowest phone the site is made for: 320 CSS px wide, in portrait."""
+DEFAULT_TEXT_PX = 16
+"""Chromium's default font size, which its "Font size" setting changes."""
+
+
+def set_text_size(page: Page, percent: int) -> None:
+    """Set the browser's text size to ``percent`` of the default, as a user does in the
+    browser's settings, for the pages ``page`` shows from now on (and the one it shows).
+
+    The setting (Chrome's Settings > Appearance > Font size, Firefox's default font size)
+    changes the default font size, which is the size of 1rem and of text with no size set:
+    text sized in rem or em grows with it, text sized in px does not. Chromium's DevTools
+    protocol sets it with Page.setFontSizes, exactly as the setting does; a stylesheet added
+    by the test (``html { font-size: 200% }``) would also scale px-free pages, but it is an
+    inline style the page's Content-Security-Policy rightly refuses, and it cannot show which
+    labels ignore the setting. A full-page screenshot puts the size back to the default: set
+    it again after one."""
+    size = round(DEFAULT_TEXT_PX * percent / 100)
+    session = page.context.new_cdp_session(page)
+    session.send("Page.setFontSizes", {"fontSizes": {"standard": size, "fixed": size}})
+    page.wait_for_function(
+        "size => parseFloat(getComputedStyle(document.documentElement).fontSize) === size", arg=size
+    )
+
+
+WORD_PROBLEMS_JS = r"""([within, leaveOut]) => {
+  const problems = [];
+  const said = new Set();
+  const say = text => { if (!said.has(text)) { said.add(text); problems.push(text); } };
+  const name = e => {
+    let s = e.tagName.toLowerCase();
+    if (e.id) s += '#' + e.id;
+    const classes = typeof e.className === 'string' ? e.className.trim() : '';
+    if (classes) s += '.' + classes.split(/\s+/).join('.');
+    return s;
+  };
+  const boxed = e => !['inline', 'contents'].includes(getComputedStyle(e).display);
+  const clips = e => { const s = getComputedStyle(e);
+    return s.overflowX !== 'visible' || s.overflowY !== 'visible'; };
+  // Text for screen readers only: inside a box clipped to a pixel (.visually-hidden and kin).
+  const unseen = e => { for (let a = e; a && a !== document.body; a = a.parentElement) {
+    const r = a.getBoundingClientRect();
+    if (clips(a) && (r.width <= 1 || r.height <= 1)) return true; } return false; };
+  const left = e => (leaveOut && e.closest(leaveOut))
+    || e.closest('script, style, svg, textarea, select, input') || unseen(e);
+  const width = document.documentElement.clientWidth;
+  const page = document.documentElement.scrollWidth;
+  if (within === 'body' && page > width) {
+    say(`the page scrolls sideways: ${page} px of content in ${width} px`);
+  }
+  // A word: letters and digits, with an apostrophe, a colon, a comma or a full stop inside
+  // it ("don't", "12:30", "1,000"). A line may break after a hyphen, as in print, and after
+  // the underscore of a name such as boneyard_reserve.
+  const wordPattern = /[\p{L}\p{N}]+(?:['\u2019:.,][\p{L}\p{N}]+)*/gu;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || !parent.closest(within) || left(parent)) continue;
+    // Not shown: in a closed <details>, display: none, visibility: hidden.
+    if (!parent.checkVisibility({visibilityProperty: true})) continue;
+    for (const match of node.data.matchAll(wordPattern)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const rects = [...range.getClientRects()].filter(r => r.width > 0 && r.height > 0);
+      if (!rects.length) continue;
+      const word = `"${match[0]}" in ${name(parent)}`;
+      // Lines may overlap (line-height under 1.2), so compare the middles of the boxes.
+      const first = rects[0];
+      const middle = r => (r.top + r.bottom) / 2;
+      if (rects.some(r => Math.abs(middle(r) - middle(first)) > Math.min(r.height, first.height) / 2)) {
+        say(`${word} is broken across lines`);
+      }
+      const box = {left: Math.min(...rects.map(r => r.left)), right: Math.max(...rects.map(r => r.right)),
+                   top: Math.min(...rects.map(r => r.top)), bottom: Math.max(...rects.map(r => r.bottom))};
+      if (box.left < -1 || box.right > width + 1) say(`${word} is off the screen`);
+      for (let e = parent; e && e !== document.documentElement; e = e.parentElement) {
+        if (!boxed(e)) continue;
+        const r = e.getBoundingClientRect();
+        if (box.left < r.left - 1 || box.right > r.right + 1) {
+          say(`${word} sticks out of ${name(e)}`);
+          break;
+        }
+        if (clips(e)) {
+          const inner = {left: r.left + e.clientLeft, top: r.top + e.clientTop};
+          if (box.right > inner.left + e.clientWidth + 1 || box.bottom > inner.top + e.clientHeight + 2
+              || box.left < inner.left - 1 || box.top < inner.top - 2) {
+            say(`${word} is cut off by ${name(e)}`);
+            break;
+          }
+        }
+      }
+    }
+  }
+  // Anything an element hides past its edge: text cut off, or a box to scroll sideways.
+  for (const e of document.body.querySelectorAll('*')) {
+    if (!e.closest(within) || left(e) || !clips(e) || e.clientWidth <= 1) continue;
+    if (e.scrollWidth > e.clientWidth + 1) {
+      say(`${name(e)} hides ${e.scrollWidth - e.clientWidth} px of its content sideways`);
+    }
+  }
+  return problems;
+}"""
+"""What breaks a word on the page: a word split across two lines (by ``overflow-wrap``,
+``word-break`` or ``hyphens``), a word off the screen, sticking out of its box or cut off
+by it, an element hiding content sideways (``scrollWidth`` over ``clientWidth``), the page
+scrolling sideways. Only text inside ``within`` (a selector) is looked at, and not text inside
+``leaveOut``, in form fields or SVG drawings, or for screen readers only (clipped to 1 px)."""
+
+
+def word_problems(page: Page, within: str = "body", leave_out: str = "") -> list[str]:
+    """Every word broken, cut off or sticking out on the page as it is (see
+    ``WORD_PROBLEMS_JS``), in what matches the selector ``within`` but not ``leave_out``."""
+    problems: list[str] = page.evaluate(WORD_PROBLEMS_JS, [within, leave_out or None])
+    return problems
+
+
+TEXT_SIZES_JS = r"""leaveOut => {
+  const out = [];
+  for (const e of document.body.querySelectorAll('*')) {
+    if ((leaveOut && e.closest(leaveOut)) || e.closest('script, style, svg, .visually-hidden, .table-picture__text')) continue;
+    if (![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const text = e.textContent.trim().replace(/\s+/g, ' ').slice(0, 30);
+    out.push([`${e.tagName.toLowerCase()} "${text}"`, parseFloat(getComputedStyle(e).fontSize)]);
+  }
+  return out;
+}"""
+"""Each element showing text of its own, and its computed font size in px."""
+
+
+def text_sizes(page: Page, leave_out: str = "") -> list[tuple[str, float]]:
+    """The font size of every piece of text shown on the page, in document order."""
+    return [(what, size) for what, size in page.evaluate(TEXT_SIZES_JS, leave_out or None)]

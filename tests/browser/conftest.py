@@ -105,6 +105,23 @@ def phone(browser: Browser) -> Iterator[Page]:
 
 
 @pytest.fixture
+def watched_page(browser: Browser) -> Iterator[Callable[[dict[str, Any]], Page]]:
+    """Opens pages with any browser-context options (another screen, no service worker),
+    each watched like ``phone``: the test fails if a request leaves the machine or a page
+    breaks its Content-Security-Policy."""
+    opened: list[Iterator[Page]] = []
+
+    def open_page(options: dict[str, Any]) -> Page:
+        pages = _page(browser, options)
+        opened.append(pages)
+        return next(pages)
+
+    yield open_page
+    for pages in opened:
+        next(pages, None)  # closes the context, then checks what it saw
+
+
+@pytest.fixture
 def desktop(browser: Browser) -> Iterator[Page]:
     """A 1280x800 desktop window; fails the test if any request leaves the machine
     or the page breaks its Content-Security-Policy."""
