@@ -396,9 +396,13 @@ class TableView:
 
     @property
     def bring_into_view(self) -> str | None:
-        """The news the last entry made, to bring into view: the winner or the settlement."""
+        """The news the last entry made, to bring into view: the winner, the settlement, or
+        the end of a hand with its form for what the players still hold (the tile that ended
+        the hand was tapped at the bottom of the tray, the form is above it)."""
         if self.phase == "over":
             return "winner"
+        if self.phase == "settle":
+            return "hand-over"
         steps = undo_steps(self.game)
         if steps and isinstance(self.game.events[-steps], Settle):
             return "settlement"

@@ -723,8 +723,16 @@ WORD_PROBLEMS_JS = r"""([within, leaveOut]) => {
     || e.closest('script, style, svg, textarea, select, input') || unseen(e);
   const width = document.documentElement.clientWidth;
   const page = document.documentElement.scrollWidth;
-  if (within === 'body' && page > width) {
-    say(`the page scrolls sideways: ${page} px of content in ${width} px`);
+  if (page > width) {
+    // What makes the page scroll sideways: the outermost boxes past its right edge.
+    const wide = [...document.body.querySelectorAll('*')].filter(e =>
+      e.getBoundingClientRect().right > width + 1 && !(e.parentElement
+        && e.parentElement.getBoundingClientRect().right > width + 1));
+    const ours = wide.filter(e => e.closest(within) && !left(e));
+    if (ours.length) {
+      say(`the page scrolls sideways: ${page} px of content in ${width} px, past the edge: `
+        + ours.slice(0, 3).map(name).join(', '));
+    }
   }
   // A word: letters and digits, with an apostrophe, a colon, a comma or a full stop inside
   // it ("don't", "12:30", "1,000"). A line may break after a hyphen, as in print, and after
@@ -782,7 +790,7 @@ WORD_PROBLEMS_JS = r"""([within, leaveOut]) => {
 """What breaks a word on the page: a word split across two lines (by ``overflow-wrap``,
 ``word-break`` or ``hyphens``), a word off the screen, sticking out of its box or cut off
 by it, an element hiding content sideways (``scrollWidth`` over ``clientWidth``), the page
-scrolling sideways. Only text inside ``within`` (a selector) is looked at, and not text inside
+scrolling sideways (because of a box looked at). Only text inside ``within`` (a selector) is looked at, and not text inside
 ``leaveOut``, in form fields or SVG drawings, or for screen readers only (clipped to 1 px)."""
 
 
@@ -795,19 +803,24 @@ def word_problems(page: Page, within: str = "body", leave_out: str = "") -> list
 
 TEXT_SIZES_JS = r"""leaveOut => {
   const out = [];
-  for (const e of document.body.querySelectorAll('*')) {
-    if ((leaveOut && e.closest(leaveOut)) || e.closest('script, style, svg, .visually-hidden, .table-picture__text')) continue;
-    if (![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+  [...document.body.querySelectorAll('*')].forEach((e, index) => {
+    if ((leaveOut && e.closest(leaveOut))
+        || e.closest('script, style, svg, .visually-hidden, .table-picture__text')) return;
+    if (![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) return;
     const r = e.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) continue;
+    if (r.width === 0 || r.height === 0) return;
     const text = e.textContent.trim().replace(/\s+/g, ' ').slice(0, 30);
-    out.push([`${e.tagName.toLowerCase()} "${text}"`, parseFloat(getComputedStyle(e).fontSize)]);
-  }
+    out.push([index, `${e.tagName.toLowerCase()} "${text}"`,
+              parseFloat(getComputedStyle(e).fontSize)]);
+  });
   return out;
 }"""
-"""Each element showing text of its own, and its computed font size in px."""
+"""Each element showing text of its own: its place among the page's elements, what it is and
+its computed font size in px."""
 
 
-def text_sizes(page: Page, leave_out: str = "") -> list[tuple[str, float]]:
-    """The font size of every piece of text shown on the page, in document order."""
-    return [(what, size) for what, size in page.evaluate(TEXT_SIZES_JS, leave_out or None)]
+def text_sizes(page: Page, leave_out: str = "") -> dict[int, tuple[str, float]]:
+    """The font size of every piece of text shown on the page, by the place of its element in
+    the page (which a change of text size leaves as it is)."""
+    found = page.evaluate(TEXT_SIZES_JS, leave_out or None)
+    return {index: (what, size) for index, what, size in found}

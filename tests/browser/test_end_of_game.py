@@ -1,6 +1,6 @@
 """See what happened, on a 360x720 phone: the flash of what a play scored by the scoreboard
-(nothing below it moves), the settled hand and the winner brought into view by the entry that
-made them, and the winner's Rematch starting the new game."""
+(nothing below it moves), the end of a hand, the settled hand and the winner brought into view
+by the entry that made them, and the winner's Rematch starting the new game."""
 
 from __future__ import annotations
 
@@ -114,8 +114,10 @@ def test_the_settled_hand_comes_into_view(
     page.goto(import_game(page, live_server.url, record("hand_seven_five_two_hands", 1, 1)))
     table = TablePage(page)
     table.play("5-0")
-    form = page.locator("form.settle-form")
-    form.scroll_into_view_if_needed()
+    # The hand is over: its heading and the first player's field come into view by themselves.
+    settle_in_view(page)
+    expect_in_view(page, page.locator("#hand-over h2"))
+    expect_in_view(page, page.locator("form.settle-form input:not([type=hidden])").first)
 
     table.settle({1: "12", 2: "4-3"}, events=2)  # the settlement begins hand 2, led by Ann
 

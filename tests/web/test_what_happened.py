@@ -72,8 +72,10 @@ def test_plays_draws_passes_and_the_settlement_of_a_partnership(client):
     )
     for _ in range(4):  # the boneyard down to its reserve of 4
         assert flash_of(table.post("draw", {})) == NOTHING
-    for _ in range(4):  # and the hand is blocked
+    for _ in range(3):
         assert flash_of(table.post("pass", {})) == NOTHING
+    # The fourth pass blocks the hand: the page is pointed at the form for the pips held.
+    assert flash_of(table.post("pass", {})) == Flash("", "", False, news="hand-over")
 
     settled = table.post(
         "settle",
@@ -140,9 +142,11 @@ def test_a_settlement_flashes_every_side_it_changed_and_opens_at_the_settlement(
     # Hand 1 up to Ann's last tile: she dominoes, Bob and Cy deduct their own pips.
     table = import_record(client, cut("hand_seven_five_two_hands", 12, hands=1))
     played = table.play("5-0")
-    assert flash_of(client.get(played.headers["Location"]).get_data(as_text=True)).text == (
-        "+10 Ann"
-    )
+    # The hand is over: the page opens at the form for what the others still hold.
+    assert played.headers["Location"].endswith("#hand-over")
+    over = client.get(played.headers["Location"]).get_data(as_text=True)
+    assert flash_of(over) == Flash("+10 Ann", "Ann's 5-0 on E: +10 Ann", True, news="hand-over")
+    assert 'id="hand-over"' in over and "settle-form" in over
 
     settled = table.post("settle", {"held-1": "12", "held-2": "4-3"})
 
