@@ -1,4 +1,4 @@
-"""One form per use case. Each entry form carries ``seq``: the number of events the page saw."""
+"""One form per use case. Each entry form carries ``version``: the game's version the page saw."""
 
 from __future__ import annotations
 
@@ -32,9 +32,13 @@ LEADER_CHOICES = [
 
 
 class EntryForm(FlaskForm):  # type: ignore[misc]
-    """An entry on the table: draw, pass, undo; ``seq`` guards against stale pages."""
+    """An entry on the table: draw, pass, undo, redo; ``version`` guards against stale pages.
 
-    seq = IntegerField("seq", validators=[InputRequired(), NumberRange(min=0)])
+    The version only grows (every change of the game adds one), so a page that has fallen
+    behind can never carry the current one by chance, as an event count could after an undo.
+    """
+
+    version = IntegerField("version", validators=[InputRequired(), NumberRange(min=0)])
 
 
 class ForgetForm(FlaskForm):  # type: ignore[misc]

@@ -1,8 +1,10 @@
 """Loading a game by replaying its events, and changing it in one locked transaction.
 
-Every change follows the same steps: lock the game, reload its events, compare their number
-with the number the page saw (a mismatch is :class:`Stale`), let the referee apply the new
-events (a :class:`Refusal` writes nothing), insert them and commit. Turning the lead tile
+Every change follows the same steps: lock the game, compare its version with the version the
+page saw (a mismatch is :class:`Stale`), reload its events, let the referee apply the new
+events (a :class:`Refusal` writes nothing), insert them, add one to the version and commit.
+The version only grows, so a page that fell behind is always recognised: the number of
+events would not do, since an undo and a new entry bring the same number back. Turning the lead tile
 round is the one change that rewrites a stored event instead: the same steps, replaying the
 game with the lead turned.
 """
@@ -46,10 +48,10 @@ class NotFound(Exception):
 
 
 class Stale(Exception):
-    """The page saw a different number of events than the game now has."""
+    """The page saw another version of the game than the one it now has."""
 
     def __init__(self, expected: int, actual: int) -> None:
-        super().__init__(f"expected {expected} events, the game has {actual}")
+        super().__init__(f"expected version {expected}, the game is at version {actual}")
         self.expected = expected
         self.actual = actual
 
@@ -97,8 +99,13 @@ class Loaded:
 
     @property
     def seq(self) -> int:
-        """How many events the game has: the number an entry form must carry."""
+        """How many events the game has (the page's ``data-seq``)."""
         return len(self.game.events)
+
+    @property
+    def version(self) -> int:
+        """The game's version: the number an entry form must carry."""
+        return int(self.row.version or 0)
 
 
 # -- events as JSON ---------------------------------------------------------------------
@@ -293,13 +300,20 @@ def _cache(row: GameRow, game: Game) -> None:
     row.winner = None if game.winner is None else game.sides[game.winner]
 
 
-def append(edit_key: str, expected_seq: int, events: Sequence[Event]) -> Loaded:
-    """Apply ``events`` after event number ``expected_seq`` and store them, all or nothing."""
+def _check_version(row: GameRow, expected_version: int) -> None:
+    """Stale unless the locked game is still at the version the page saw."""
+    if (row.version or 0) != expected_version:
+        raise Stale(expected_version, row.version or 0)
+
+
+def append(edit_key: str, expected_version: int, events: Sequence[Event]) -> Loaded:
+    """Apply ``events`` to the game at version ``expected_version`` and store them, all or
+    nothing."""
     row = _lock(edit_key)
     try:
+        _check_version(row, expected_version)
         game = _replay(row)
-        if len(game.events) != expected_seq:
-            raise Stale(expected_seq, len(game.events))
+        first = len(game.events) + 1
         events = list(events)
         for event in events:
             game.push(event)
@@ -307,14 +321,14 @@ def append(edit_key: str, expected_seq: int, events: Sequence[Event]) -> Loaded:
         if follow is not None and events and isinstance(events[-1], Settle):
             game.push(follow)
             events.append(follow)
-        for number, event in enumerate(events, expected_seq + 1):
+        for number, event in enumerate(events, first):
             kind, data = event_to_json(event)
             db.session.add(EventRow(game_id=row.id, seq=number, kind=kind, data=data))
         _cache(row, game)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
-        raise Stale(expected_seq, expected_seq + 1) from None
+        raise Stale(expected_version, expected_version + 1) from None
     except BaseException:
         db.session.rollback()
         raise
@@ -349,13 +363,12 @@ def undo_steps(game: Game) -> int:
     return 1
 
 
-def undo(edit_key: str, expected_seq: int) -> tuple[Loaded, list[Event]]:
-    """Undo the last entry if the game has ``expected_seq`` events; return what was removed."""
+def undo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
+    """Undo the last entry if the game is at ``expected_version``; return what was removed."""
     row = _lock(edit_key)
     try:
+        _check_version(row, expected_version)
         game = _replay(row)
-        if len(game.events) != expected_seq:
-            raise Stale(expected_seq, len(game.events))
         undone = [game.pop() for _ in range(undo_steps(game))]
         for stored in db.session.scalars(
             select(EventRow).where(EventRow.game_id == row.id, EventRow.seq > len(game.events))
@@ -406,19 +419,18 @@ def turnable_lead(game: Game) -> int:
     return next(i for i in range(begun + 1, len(events)) if isinstance(events[i], Play))
 
 
-def turn_lead(edit_key: str, expected_seq: int, west: int) -> Loaded:
+def turn_lead(edit_key: str, expected_version: int, west: int) -> Loaded:
     """Turn the current hand's lead round so that ``west`` faces W, all or nothing.
 
     The stored lead play is rewritten with ``flipped`` toggled (the record then spells the
     lead with ``west`` first) and the game replayed. The number of events stays the same,
-    so besides ``expected_seq`` the page says which number it wants on W: if W shows it
+    so besides ``expected_version`` the page says which number it wants on W: if W shows it
     already, another page turned the tile first and this one is Stale.
     """
     row = _lock(edit_key)
     try:
+        _check_version(row, expected_version)
         game = _replay(row)
-        if len(game.events) != expected_seq:
-            raise Stale(expected_seq, len(game.events))
         index = turnable_lead(game)
         lead = game.events[index]
         assert isinstance(lead, Play) and game.hand is not None
@@ -428,7 +440,7 @@ def turn_lead(edit_key: str, expected_seq: int, west: int) -> Loaded:
                 f"{lead.tile.low}."
             )
         if game.hand.layout.arms["W"].base == west:
-            raise Stale(expected_seq, len(game.events))
+            raise Stale(expected_version, row.version or 0)
         turned = replace(lead, flipped=not lead.flipped)
         events = list(game.events)
         events[index] = turned

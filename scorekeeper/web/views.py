@@ -118,10 +118,13 @@ def _done(loaded: Loaded, notice: str | None = None, entered: bool = False) -> A
     return redirect(url_for("games.table", key=loaded.row.edit_key, _anchor=anchor), code=303)
 
 
-def _commit(key: str, seq: int, events: Sequence[Event], where: str, **keep: object) -> Answer:
-    """Store ``events`` after event ``seq``; answer the stale page, the refusal or the success."""
+def _commit(
+    key: str, version: int, events: Sequence[Event], where: str, **keep: object
+) -> Answer:
+    """Store ``events`` in the game at ``version``; answer the stale page, the refusal or the
+    success."""
     try:
-        loaded = store.append(key, seq, events)
+        loaded = store.append(key, version, events)
     except NotFound:
         abort(404, description=NO_GAME)
     except Stale:
@@ -141,8 +144,8 @@ def _refuse(loaded: Loaded, refusal: Refusal, where: str, **keep: object) -> tup
     )
 
 
-def _stale_or_none(loaded: Loaded, seq: int) -> tuple[str, int] | None:
-    if seq != loaded.seq:
+def _stale_or_none(loaded: Loaded, version: int) -> tuple[str, int] | None:
+    if version != loaded.version:
         return render_table(_view(loaded, notice=STALE, notice_kind="stale"), 409)
     return None
 
@@ -193,7 +196,7 @@ def play(key: str) -> Answer:
         chosen = tile(*parse_halves(form.tile.data))
     except MalformedInput as refusal:
         return _refuse(loaded, refusal, "picker")
-    stale = _stale_or_none(loaded, form.seq.data)
+    stale = _stale_or_none(loaded, form.version.data)
     if stale is not None:
         return stale
     game, hand = loaded.game, loaded.game.hand
@@ -208,7 +211,7 @@ def play(key: str) -> Answer:
     ):
         return render_table(_view(loaded, selected=chosen))
     seat = hand.turn if hand is not None else 0
-    return _commit(key, form.seq.data, [Play(seat, chosen, end)], "picker")
+    return _commit(key, form.version.data, [Play(seat, chosen, end)], "picker")
 
 
 @bp.post("/games/<key:key>/turn")
@@ -219,7 +222,7 @@ def turn_lead(key: str) -> Answer:
     if not form.validate():
         return _incomplete(loaded)
     try:
-        after = store.turn_lead(key, form.seq.data, form.west.data)
+        after = store.turn_lead(key, form.version.data, form.west.data)
     except NotFound:
         abort(404, description=NO_GAME)
     except Stale:
@@ -245,7 +248,7 @@ def _by_player_to_play(key: str, event: Callable[[int], Event]) -> Answer:
         return _incomplete(loaded)
     hand = loaded.game.hand
     seat = hand.turn if hand is not None else 0
-    return _commit(key, form.seq.data, [event(seat)], "actions")
+    return _commit(key, form.version.data, [event(seat)], "actions")
 
 
 @bp.post("/games/<key:key>/draw")
@@ -267,12 +270,12 @@ def undo(key: str) -> Answer:
     form = EntryForm()
     if not form.validate():
         return _incomplete(loaded)
-    stale = _stale_or_none(loaded, form.seq.data)
+    stale = _stale_or_none(loaded, form.version.data)
     if stale is not None:
         return stale
     label = _view(loaded).undo_label
     try:
-        after, undone = store.undo(key, form.seq.data)
+        after, undone = store.undo(key, form.version.data)
     except Stale:
         return render_table(_view(_load(key), notice=STALE, notice_kind="stale"), 409)
     notice = f"Undone: {label}." if undone and label else "There is nothing to undo."
@@ -299,7 +302,7 @@ def settle(key: str) -> Answer:
                 remaining[seat] = held
     except Refusal as refusal:
         return _refuse(loaded, refusal, "settle", **keep)
-    return _commit(key, form.seq.data, [Settle(remaining)], "settle", **keep)
+    return _commit(key, form.version.data, [Settle(remaining)], "settle", **keep)
 
 
 @bp.post("/games/<key:key>/lead")
@@ -309,7 +312,7 @@ def lead(key: str) -> Answer:
     form = LeadForm()
     if not form.validate():
         return _incomplete(loaded)
-    stale = _stale_or_none(loaded, form.seq.data)
+    stale = _stale_or_none(loaded, form.version.data)
     if stale is not None:
         return stale
     game = loaded.game
@@ -325,7 +328,7 @@ def lead(key: str) -> Answer:
         return _draw_for_lead(loaded, form)
     else:
         return _incomplete(loaded)
-    return _commit(key, form.seq.data, [_new_hand(game, leader, chosen)], "lead")
+    return _commit(key, form.version.data, [_new_hand(game, leader, chosen)], "lead")
 
 
 def _new_hand(game: Game, leader: int, chosen: str) -> NewHand:
@@ -369,7 +372,7 @@ def _draw_for_lead(loaded: Loaded, form: LeadForm) -> Answer:
         )
         return render_table(_view(loaded, notice=notice, lead_round=tied, lead_values={}))
     new_hand = _new_hand(game, leader, "draw")
-    return _commit(loaded.row.edit_key, form.seq.data, [new_hand], "lead", **keep)
+    return _commit(loaded.row.edit_key, form.version.data, [new_hand], "lead", **keep)
 
 
 # -- a new game ------------------------------------------------------------------------------

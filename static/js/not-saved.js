@@ -1,9 +1,9 @@
 /* An entry that did not reach the server is never dropped silently.
 
-   An entry is an htmx POST that carries the table's event count (the hidden "seq" of every
+   An entry is an htmx POST that carries the game's version (the hidden "version" of every
    entry form). When it fails at the network level, takes longer than ENTRY_TIMEOUT_MS, or is
    answered with a server error (5xx), the page says so beside the form, "Not saved", with a
-   "Send again" button that sends the same fields again. Sending twice is safe: the seq was
+   "Send again" button that sends the same fields again. Sending twice is safe: the version was
    taken from the table the entry was made on, so if the first one did arrive the server
    refuses the second as stale (409) and shows the table as it is. */
 
@@ -16,7 +16,7 @@
 
   function isEntry(config) {
     return Boolean(
-      config && config.verb === "post" && config.formData && config.formData.has("seq"),
+      config && config.verb === "post" && config.formData && config.formData.has("version"),
     );
   }
 
@@ -126,7 +126,7 @@
     button.disabled = true;
     button.textContent = "Sending…";
     // From the entry's form when the table still has it, so that the live view (live.js)
-    // sees an entry on its way; the values sent are the ones that failed, seq included.
+    // sees an entry on its way; the values sent are the ones that failed, version included.
     const source = formFor(pending.path) || document.querySelector(TABLE) || document.body;
     window.htmx.ajax("POST", pending.path, {
       source,

@@ -241,7 +241,8 @@ def test_a_failed_send_again_says_so_again(live_server: LiveServer, phone: Page)
     table.tap(send_again)
     expect(send_again).to_be_enabled()  # back from "Sending…": it failed again
     assert len(refused) == 2
-    assert all("tile=6-6" in body and f"seq={table.seq}" in body for body in refused), refused
+    version = table.table.get_attribute("data-version")
+    assert all("tile=6-6" in body and f"version={version}" in body for body in refused), refused
     expect(notice).to_have_count(1)
     expect(notice).to_contain_text(NOT_REACHED)
     table.expect_unchanged()

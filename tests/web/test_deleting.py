@@ -81,7 +81,7 @@ def test_a_deleted_game_is_gone_behind_both_links_and_undo_is_offered(client):
     table = started(client)
     table.play("5-5")
     watch = table.watch_url()
-    seq = table.seq()
+    seq, version = table.seq(), table.version()
     assert client.get(f"{watch}/live", headers={"HX-Request": "true"}).status_code == 200
     home = delete(table)
     assert "Deleted: Ann and Bob. Undo it below within 10 minutes" in home
@@ -90,7 +90,7 @@ def test_a_deleted_game_is_gone_behind_both_links_and_undo_is_offered(client):
     for url in (table.url, watch, f"{watch}/log", f"{table.url}/record.json", f"{watch}/board"):
         assert client.get(url).status_code == 404, url
     assert client.get(f"{watch}/live", headers={"HX-Request": "true"}).status_code == 404
-    assert table.post("draw", {}, seq=seq).status_code == 404
+    assert table.post("draw", {}, version=version).status_code == 404
     assert client.get(f"{table.url}/delete").status_code == 404
 
     restored = client.post(f"{table.url}/restore")

@@ -62,7 +62,7 @@ def test_post_without_csrf_token_is_400_page_expired(csrf_client):
     response = csrf_client.post("/games/new", data={"player1": "Ann", "player2": "Bob"})
     assert response.status_code == 400
     assert "expired" in response.get_data(as_text=True)
-    response = csrf_client.post(f"/games/{NO_KEY}/draw", data={"seq": "0"})
+    response = csrf_client.post(f"/games/{NO_KEY}/draw", data={"version": "0"})
     assert response.status_code == 400
 
 
@@ -79,18 +79,18 @@ def test_post_with_csrf_token_works_and_htmx_header_token_too(csrf_client):
     token = page.split('"X-CSRFToken": "')[1].split('"')[0]
     response = csrf_client.post(
         f"{url}/lead",
-        data={"seq": "0", "how": "seat", "leader": "0"},
+        data={"version": "1", "how": "seat", "leader": "0"},
         headers={"HX-Request": "true", "X-CSRFToken": token},
     )
     assert response.status_code == 200
     assert "Ann to lead" in response.get_data(as_text=True)
 
 
-def test_two_phones_posting_the_same_seq_store_exactly_one_event(app, client):
+def test_two_phones_posting_the_same_version_store_exactly_one_event(app, client):
     table = new_game(client, ["Ann", "Bob"])
     table.post("lead", {"how": "seat", "leader": "0"})
     table.play("6-6")
-    seq = table.seq()
+    seq, version = table.seq(), table.version()
     url = f"{table.url}/draw"
     statuses: list[int] = []
     barrier = threading.Barrier(4)
@@ -98,7 +98,7 @@ def test_two_phones_posting_the_same_seq_store_exactly_one_event(app, client):
     def tap() -> None:
         phone = app.test_client()
         barrier.wait()
-        statuses.append(phone.post(url, data={"seq": str(seq)}).status_code)
+        statuses.append(phone.post(url, data={"version": str(version)}).status_code)
 
     threads = [threading.Thread(target=tap) for _ in range(4)]
     for thread in threads:

@@ -21,7 +21,7 @@ TAIL = st.sampled_from(
 )  # fmt: skip
 FIELDS = st.dictionaries(
     st.sampled_from(
-        ["seq", "tile", "end", "how", "leader", "among", "held-0", "drawn-1", "key", "west"]
+        ["version", "tile", "end", "how", "leader", "among", "held-0", "drawn-1", "key", "west"]
     ),
     st.text(max_size=30),
     max_size=5,

@@ -121,7 +121,7 @@ def test_every_post_still_needs_its_token(make_app):
     phone = make_app().test_client()
     url = start(phone)
     for path in ("lead", "play", "draw", "pass", "undo", "settle", "turn", "delete"):
-        response = phone.post(f"{url}/{path}", data={"seq": "0", "how": "seat", "leader": "0"})
+        response = phone.post(f"{url}/{path}", data={"version": "1", "how": "seat", "leader": "0"})
         assert response.status_code == 400, path
     assert phone.post("/games/new", data={"player1": "Eve", "player2": "Mal"}).status_code == 400
     assert phone.post("/my-games/forget", data={"key": url[-22:]}).status_code == 400

@@ -38,10 +38,10 @@ class Imported:
         return get(self.client, f"/games/{self.key}")
 
     def post(self, action: str, data: dict[str, str]) -> TestResponse:
-        """Submit an entry form with the seq the table page carries."""
-        seq = re.search(r'name="seq" value="(\d+)"', self.page())
-        assert seq
-        return self.client.post(f"/games/{self.key}/{action}", data={"seq": seq[1], **data})
+        """Submit an entry form with the version the table page carries."""
+        version = re.search(r'name="version" value="(\d+)"', self.page())
+        assert version
+        return self.client.post(f"/games/{self.key}/{action}", data={"version": version[1], **data})
 
 
 def import_record(client: FlaskClient, record: dict[str, Any]) -> Imported:

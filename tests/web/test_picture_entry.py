@@ -9,7 +9,7 @@ from html import unescape
 
 import pytest
 from webforms import read_forms
-from webtable import NO_KEY, Table, page_seq, started
+from webtable import NO_KEY, Table, page_seq, page_version, started
 
 from scorekeeper.rules.record import load_record
 
@@ -81,13 +81,13 @@ def test_the_picture_has_no_end_buttons_unless_a_tile_waits_for_its_end(client):
 # -- turning the lead ---------------------------------------------------------------------
 
 
-def turn(table: Table, west: int | None = None, seq: int | None = None, htmx: bool = False):  # type: ignore[no-untyped-def]
-    """Press the page's "Turn the lead round" button (or send ``west`` and ``seq`` as given)."""
+def turn(table: Table, west: int | None = None, version: int | None = None, htmx: bool = False):  # type: ignore[no-untyped-def]
+    """Press the page's "Turn the lead round" button (or send ``west`` and ``version`` as given)."""
     page = table.page()
     found = re.search(r'action="[^"]*/turn".*?name="west" value="(\d)"', page, re.S)
     data = {"west": str(west if west is not None else found.group(1) if found else "")}
     headers = {"HX-Request": "true"} if htmx else {}
-    sent = {"seq": str(page_seq(page) if seq is None else seq), **data}
+    sent = {"version": str(page_version(page) if version is None else version), **data}
     return table.client.post(table.url + "/turn", data=sent, headers=headers)
 
 
@@ -151,9 +151,9 @@ def test_a_turn_with_htmx_answers_the_new_table(client):
 def test_a_stale_page_cannot_turn_the_lead(client):
     table = started(client)
     table.play("6-4")
-    seq = table.seq()
+    version = table.version()
     table.post("draw", {})
-    response = turn(table, west=4, seq=seq)
+    response = turn(table, west=4, version=version)
     assert response.status_code == 409
     assert "The table had changed: nothing was entered." in response.get_data(as_text=True)
     assert lead_spelled(table) == "6-4"
@@ -165,9 +165,9 @@ def test_two_pages_turning_at_once_turn_it_once(client):
     first, second = table.page(), table.page()
     west = re.search(r'name="west" value="(\d)"', first)
     assert west and west.group(1) == "4"
-    assert turn(table, west=4, seq=page_seq(first)).status_code == 303
-    # The second page saw the same number of entries, but the tile as it lay before.
-    response = turn(table, west=4, seq=page_seq(second))
+    assert turn(table, west=4, version=page_version(first)).status_code == 303
+    # The second page saw the same entries, but the tile as it lay before (and an older version).
+    response = turn(table, west=4, version=page_version(second))
     assert response.status_code == 409
     assert shows(response.get_data(as_text=True)) == {"W": 4, "E": 6}
     assert lead_spelled(table) == "4-6"
@@ -220,7 +220,7 @@ def test_nothing_to_turn_before_the_lead(client):
 def test_a_malformed_turn_changes_nothing(client, west, status, says):
     table = started(client)
     table.play("6-4")
-    response = table.client.post(table.url + "/turn", data={"seq": str(table.seq()), "west": west})
+    response = table.client.post(table.url + "/turn", data={"version": str(table.version()), "west": west})
     assert response.status_code == status
     assert says in unescape(response.get_data(as_text=True))
     assert lead_spelled(table) == "6-4"
@@ -233,6 +233,6 @@ def test_only_the_edit_link_can_turn(client):
     watched = client.get(watch).get_data(as_text=True)
     assert 'data-action="turn-lead"' not in watched
     for url in (watch + "/turn", f"/games/{NO_KEY}/turn"):
-        response = client.post(url, data={"seq": "2", "west": "4"})
+        response = client.post(url, data={"version": "3", "west": "4"})
         assert response.status_code == 404, url
     assert lead_spelled(table) == "6-4"

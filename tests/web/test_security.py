@@ -270,11 +270,11 @@ def test_a_form_sent_from_another_site_is_refused_and_stores_nothing(
     client: FlaskClient,
 ) -> None:
     table = new_game(client, ["Ann", "Bob"])
-    seq = table.seq()
+    seq, version = table.seq(), table.version()
     for site in ("cross-site", "same-site"):
         response = client.post(
             f"{table.url}/lead",
-            data={"seq": str(seq), "how": "seat", "leader": "0"},
+            data={"version": str(version), "how": "seat", "leader": "0"},
             headers={"Sec-Fetch-Site": site},
         )
         assert response.status_code == 403
@@ -283,7 +283,7 @@ def test_a_form_sent_from_another_site_is_refused_and_stores_nothing(
     assert table.seq() == seq
     ours = client.post(
         f"{table.url}/lead",
-        data={"seq": str(seq), "how": "seat", "leader": "0"},
+        data={"version": str(version), "how": "seat", "leader": "0"},
         headers={"Sec-Fetch-Site": "same-origin"},
     )
     assert ours.status_code == 303
@@ -409,7 +409,7 @@ def test_every_write_counts_against_the_address(make_client: Callable[..., Flask
     client = make_client(RATELIMIT_WRITES="4 per minute")
     table = new_game(client, ["Ann", "Bob"])  # 1 POST
     assert table.post("lead", {"how": "seat", "leader": "0"}).status_code == 303
-    assert client.post(f"{MissingKey}/draw", data={"seq": "0"}).status_code == 404
+    assert client.post(f"{MissingKey}/draw", data={"version": "0"}).status_code == 404
     assert table.play("6-6").status_code == 303
     assert_too_many(table.post("draw", {}), "Too many changes were sent from your address")
     assert client.get(table.url).status_code == 200, "reading is not a write"

@@ -67,7 +67,7 @@ def test_the_watch_page_shows_the_game_and_offers_no_way_to_change_it(client):
     assert side_scores(page) == {"Ann": 10, "Bob": 0}
     assert 'data-count="10"' in page
     assert "<form" not in page.split('id="table"')[1].split("</section>")[0]
-    assert 'name="seq"' not in page
+    assert 'name="version"' not in page
     assert table.key not in page
     assert 'id="share"' not in page
 
@@ -99,7 +99,7 @@ def test_nothing_can_be_posted_to_a_watch_link(client, path):
     watch = watch_url(table)
     before = client.get(table.url + "/record.json").get_data()
     version = client.get(watch + "/live").headers["ETag"]
-    response = client.post(watch + path, data={"seq": "1", "tile": "5-5"})
+    response = client.post(watch + path, data={"version": "2", "tile": "5-5"})
     assert response.status_code == 404
     assert client.get(table.url + "/record.json").get_data() == before
     assert client.get(watch + "/live").headers["ETag"] == version
@@ -110,7 +110,7 @@ def test_a_key_behind_the_wrong_door_is_not_found(client):
     watch_key = watch_url(table).rsplit("/", 1)[1]
     assert client.get(f"/watch/{table.key}").status_code == 404
     assert client.get(f"/games/{watch_key}").status_code == 404
-    response = client.post(f"/games/{watch_key}/play", data={"seq": "1", "tile": "5-5"})
+    response = client.post(f"/games/{watch_key}/play", data={"version": "2", "tile": "5-5"})
     assert response.status_code == 404
 
 
@@ -120,7 +120,7 @@ def test_a_key_behind_the_wrong_door_is_not_found(client):
 @pytest.mark.parametrize("door", ["games", "watch"])
 def test_unknown_keys_are_not_found_whatever_the_method(client, door, path):
     for method in ("get", "post", "put", "delete"):
-        response = getattr(client, method)(f"/{door}/{NO_KEY}{path}", data={"seq": "0"})
+        response = getattr(client, method)(f"/{door}/{NO_KEY}{path}", data={"version": "0"})
         assert response.status_code == 404, (method, door, path)
         assert "There is no game at this link" in response.get_data(as_text=True)
 
@@ -235,7 +235,7 @@ def test_a_poll_after_an_entry_brings_the_new_table_with_a_new_etag(client):
     fragment = changed.get_data(as_text=True)
     assert fragment.startswith("<section") and "<html" not in fragment
     assert side_scores(fragment) == {"Ann": 10, "Bob": 0}
-    assert 'name="seq"' not in fragment
+    assert 'name="version"' not in fragment
 
 
 def test_an_undo_changes_the_etag_even_though_the_entry_count_returns(client):

@@ -166,9 +166,9 @@ def test_undo_names_what_it_undoes_and_steps_back_repeatedly(client):
 
 def test_stale_page_is_answered_with_the_current_table(client):
     table = started(client)
-    old = table.seq()
-    assert table.post("play", {"tile": "6-4"}, seq=old).status_code == 303
-    response = table.post("play", {"tile": "4-4"}, seq=old)
+    old, version = table.seq(), table.version()
+    assert table.post("play", {"tile": "6-4"}, version=version).status_code == 303
+    response = table.post("play", {"tile": "4-4"}, version=version)
     assert response.status_code == 409
     page = response.get_data(as_text=True)
     assert "The table had changed: nothing was entered" in page
@@ -180,9 +180,9 @@ def test_stale_page_is_answered_with_the_current_table(client):
 def test_double_tap_stores_one_event(client):
     table = started(client)
     table.play("6-6")
-    seq = table.seq()
-    first = table.post("draw", {}, seq=seq)
-    second = table.post("draw", {}, seq=seq)
+    seq, version = table.seq(), table.version()
+    first = table.post("draw", {}, version=version)
+    second = table.post("draw", {}, version=version)
     assert (first.status_code, second.status_code) == (303, 409)
     assert table.seq() == seq + 1
     assert "(9 left to draw)" in table.page()
@@ -192,18 +192,18 @@ def test_resubmitted_undo_undoes_once(client):
     table = started(client)
     table.play("6-6")
     table.play("6-1")
-    seq = table.seq()
-    assert table.post("undo", {}, seq=seq).status_code == 303
-    assert table.post("undo", {}, seq=seq).status_code == 409
+    seq, version = table.seq(), table.version()
+    assert table.post("undo", {}, version=version).status_code == 303
+    assert table.post("undo", {}, version=version).status_code == 409
     assert table.seq() == seq - 1
 
 
-def test_missing_or_bad_seq_is_a_400_with_the_table(client):
+def test_missing_or_bad_version_is_a_400_with_the_table(client):
     table = started(client)
     response = table.client.post(f"{table.url}/play", data={"tile": "6-4"})
     assert response.status_code == 400
     assert 'id="table"' in response.get_data(as_text=True)
-    response = table.client.post(f"{table.url}/draw", data={"seq": "abc"})
+    response = table.client.post(f"{table.url}/draw", data={"version": "abc"})
     assert response.status_code == 400
     assert table.seq() == 1
 
@@ -220,7 +220,7 @@ def test_htmx_requests_get_the_table_fragment(client):
     refused = table.play("3-2")
     assert refused.status_code == 422
     assert refused.get_data(as_text=True).lstrip().startswith('<section id="table"')
-    stale = table.post("draw", {}, seq=0)
+    stale = table.post("draw", {}, version=0)
     assert stale.status_code == 409
     assert "The table had changed" in stale.get_data(as_text=True)
     undone = table.post("undo", {})
@@ -238,7 +238,7 @@ def test_page_and_fragment_vary_on_hx_request(client):
 
 def test_unknown_game_is_404(client):
     assert client.get(f"/games/{NO_KEY}").status_code == 404
-    assert client.post(f"/games/{NO_KEY}/play", data={"seq": "0", "tile": "6-4"}).status_code == 404
+    assert client.post(f"/games/{NO_KEY}/play", data={"version": "0", "tile": "6-4"}).status_code == 404
 
 
 def test_finished_game_offers_only_undo(client):

@@ -117,10 +117,10 @@ def test_choosing_the_leader_and_undo_flash_nothing(client):
 def test_a_refused_or_stale_entry_flashes_nothing(client):
     table = htmx(started(client))
     table.play("5-5")
-    seq = table.seq()
+    version = table.version()
 
     refused = table.play("6-4")  # fits no end
-    stale = table.post("draw", {}, seq=seq - 1)
+    stale = table.post("draw", {}, version=version - 1)
 
     assert refused.status_code == 422 and not flash_of(refused).shown
     assert stale.status_code == 409 and not flash_of(stale).shown

@@ -29,7 +29,8 @@ NO_KEY = "No-such-game-key-here0"
 """Shaped like a game key, but no game has it."""
 _EDIT_LINK = re.compile(r"^/games/([A-Za-z0-9_-]{22})(\?.*)?$")
 _WATCH_LINK = re.compile(r'id="watch-link" type="url" value="http://localhost(/watch/[^"]+)"')
-_SEQ = re.compile(r'name="seq" value="(\d+)"')
+_SEQ = re.compile(r'id="table"[^>]*data-seq="(\d+)"')
+_VERSION = re.compile(r'name="version" value="(\d+)"')
 _SCORE = re.compile(r'data-side-score="([^"]+)">(-?\d+)<')
 
 
@@ -41,9 +42,16 @@ def key_in(location: str) -> str:
 
 
 def page_seq(html: str) -> int:
-    """The ``seq`` the page's entry forms carry."""
+    """How many events the page's table shows (its ``data-seq``)."""
     found = set(_SEQ.findall(html))
-    assert len(found) == 1, f"expected one seq on the page, got {found}"
+    assert len(found) == 1, f"expected one table on the page, got {found}"
+    return int(found.pop())
+
+
+def page_version(html: str) -> int:
+    """The game's version the page's entry forms carry."""
+    found = set(_VERSION.findall(html))
+    assert len(found) == 1, f"expected one version on the page, got {found}"
     return int(found.pop())
 
 
@@ -74,12 +82,16 @@ class Table:
         return found.group(1)
 
     def seq(self) -> int:
-        """The seq the page carries now."""
+        """How many events the table shows now."""
         return page_seq(self.page())
 
-    def post(self, action: str, data: dict[str, Any], seq: int | None = None) -> TestResponse:
-        """Submit an entry form as the page renders it (its seq unless one is given)."""
-        form = {"seq": str(self.seq() if seq is None else seq), **data}
+    def version(self) -> int:
+        """The version the page's entry forms carry now."""
+        return page_version(self.page())
+
+    def post(self, action: str, data: dict[str, Any], version: int | None = None) -> TestResponse:
+        """Submit an entry form as the page renders it (its version unless one is given)."""
+        form = {"version": str(self.version() if version is None else version), **data}
         headers = {"HX-Request": "true"} if self.htmx else {}
         return self.client.post(f"{self.url}/{action}", data=form, headers=headers)
 
