@@ -31,6 +31,7 @@ ENTRIES = frozenset(
         "games.draw",
         "games.pass_turn",
         "games.undo",
+        "games.redo",
         "games.settle",
         "games.lead",
     }

@@ -6,7 +6,7 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, Integer, String, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.web.extensions import db
@@ -34,7 +34,8 @@ class GameRow(db.Model):  # type: ignore[name-defined,misc]
     (may change it) or its ``watch_key`` (may only look). ``version`` counts every change
     (an undo too), so an unchanged game is recognised without loading its events.
     ``deleted_at`` is set while a deleted game waits for its undo window to pass: such a game
-    is not found behind either key (see ``store``).
+    is not found behind either key (see ``store``). ``redoable`` counts the undos that Redo
+    can still bring back: each undo adds one, each redo takes one, a new entry empties it.
     """
 
     __tablename__ = "game"
@@ -56,17 +57,38 @@ class GameRow(db.Model):  # type: ignore[name-defined,misc]
     status: Mapped[str] = mapped_column(String(10), default="lead")
     winner: Mapped[str | None] = mapped_column(String(200), default=None)
     deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
+    redoable: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     events: Mapped[list[EventRow]] = relationship(
         back_populates="game", order_by="EventRow.seq", cascade="all, delete-orphan"
     )
 
 
+LIVE = "undone_at IS NULL"
+"""The events the game is replayed from: those not undone."""
+
+
 class EventRow(db.Model):  # type: ignore[name-defined,misc]
-    """One entry of a game, numbered from 1 by ``seq``; ``data`` holds its fields as JSON."""
+    """One entry of a game; ``data`` holds its fields as JSON.
+
+    Nothing is ever deleted by an undo: an undone event keeps its row, with ``undone_at``
+    (when) and ``undo_mark`` (the game's version that undo made: the events undone together
+    share it, and the latest undo has the highest). The live events (not undone) are numbered
+    1, 2, 3... by ``seq``, the order the game is replayed in; an undone event keeps the
+    ``seq`` it had, so only the live ones are unique by number.
+    """
 
     __tablename__ = "event"
-    __table_args__ = (UniqueConstraint("game_id", "seq", name="uq_event_game_seq"),)
+    __table_args__ = (
+        Index(
+            "uq_event_live_seq",
+            "game_id",
+            "seq",
+            unique=True,
+            sqlite_where=text(LIVE),
+            postgresql_where=text(LIVE),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), index=True)
@@ -74,5 +96,7 @@ class EventRow(db.Model):  # type: ignore[name-defined,misc]
     kind: Mapped[str] = mapped_column(String(10))
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=now)
+    undone_at: Mapped[datetime | None] = mapped_column(default=None)
+    undo_mark: Mapped[int | None] = mapped_column(Integer, default=None)
 
     game: Mapped[GameRow] = relationship(back_populates="events")

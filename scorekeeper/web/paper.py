@@ -8,19 +8,19 @@ Every word about the rules comes from the engine (``rulebook``, ``explain``, ``n
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 
 from flask import Blueprint, Response, render_template, request, url_for
 from markupsafe import Markup, escape
 
-from scorekeeper.rules import Game, Play, Settle
+from scorekeeper.rules import Draw, Event, Game, NewHand, Pass, Play, Settle
 from scorekeeper.rules.explain import Explanation, explain_all
 from scorekeeper.rules.notes import Note, referee_notes
 from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, PRESETS
 from scorekeeper.rules.rulebook import rulebook
 from scorekeeper.rules.sheet import Tally, score_sheet, sheet_csv, tally
 from scorekeeper.web.access import DOORS, load_or_404
-from scorekeeper.web.store import Door, Loaded, download_name
+from scorekeeper.web.store import Door, Loaded, download_name, undone_events
 
 bp = Blueprint("paper", __name__)
 
@@ -97,6 +97,43 @@ def log_hands(game: Game) -> list[LogHand]:
     return [LogHand(number, tuple(entries)) for number, entries in hands.items()]
 
 
+@dataclass(frozen=True)
+class UndoneEntry:
+    """An entry that was undone, shown struck through in the log where it was entered."""
+
+    summary: str
+    undone_at: datetime
+
+
+def undone_summary(game: Game, event: Event) -> str:
+    """An undone event in words, without the state it was judged in: "Bob played 6-4 on W"."""
+    players = game.players
+
+    def name(seat: int) -> str:
+        return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
+
+    if isinstance(event, Play):
+        where = f" on {event.end}" if event.end else ""
+        return f"{name(event.player)} played {event.tile}{where}"
+    if isinstance(event, Draw):
+        return f"{name(event.player)} drew {event.count} tile{'' if event.count == 1 else 's'}"
+    if isinstance(event, Pass):
+        return f"{name(event.player)} passed"
+    if isinstance(event, NewHand):
+        return f"{name(event.leader)} to lead the next hand"
+    return "The settlement of the hand"
+
+
+def undone_in_log(loaded: Loaded) -> dict[int, list[UndoneEntry]]:
+    """The undone entries by where the log shows them: after the live entry with that index
+    (-1: before the first), in the order they were entered."""
+    placed: dict[int, list[UndoneEntry]] = {}
+    for undone in undone_events(loaded.row):
+        entry = UndoneEntry(undone_summary(loaded.game, undone.event), undone.undone_at)
+        placed.setdefault(undone.after - 1, []).append(entry)
+    return placed
+
+
 def last_index(game: Game, kind: str) -> int | None:
     """The index in the log of the last play ("play") or settlement ("settle"), or None."""
     wanted = Play if kind == "play" else Settle
@@ -150,6 +187,7 @@ def log(door: str, key: str) -> str:
         door=loaded.door,
         game=loaded.game,
         hands=log_hands(loaded.game),
+        undone=undone_in_log(loaded),
         opened=opened,
     )
 

@@ -4,19 +4,23 @@ Every change follows the same steps: lock the game, compare its version with the
 page saw (a mismatch is :class:`Stale`), reload its events, let the referee apply the new
 events (a :class:`Refusal` writes nothing), insert them, add one to the version and commit.
 The version only grows, so a page that fell behind is always recognised: the number of
-events would not do, since an undo and a new entry bring the same number back. Turning the lead tile
-round is the one change that rewrites a stored event instead: the same steps, replaying the
-game with the lead turned.
+events would not do, since an undo and a new entry bring the same number back.
+
+Nothing entered is ever deleted: an undo marks its events undone (the game is replayed from
+the live ones only), and a redo brings the latest undone entry back while nothing new has
+been entered since. Turning the lead tile round is the one change that rewrites a stored
+event instead: the same steps, replaying the game with the lead turned.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, select, text
+from sqlalchemy import bindparam, func, select, text
 from sqlalchemy import delete as sql_delete
 from sqlalchemy.exc import IntegrityError
 
@@ -45,6 +49,10 @@ WATCH = "watch"
 
 class NotFound(Exception):
     """There is no game with this key (behind this door)."""
+
+
+class NothingToRedo(Exception):
+    """There is no undone entry that a redo may bring back; the message says why."""
 
 
 class Stale(Exception):
@@ -164,11 +172,65 @@ def setup_of(row: GameRow) -> Setup:
     return Setup.create(list(row.players), row.preset, dict(row.options or {}), row.partners)
 
 
+_LIVE = EventRow.undone_at.is_(None)
+"""An event not undone: the game is replayed from these, in ``seq`` order."""
+
+
 def _replay(row: GameRow) -> Game:
     rows = db.session.scalars(
-        select(EventRow).where(EventRow.game_id == row.id).order_by(EventRow.seq)
+        select(EventRow).where(EventRow.game_id == row.id, _LIVE).order_by(EventRow.seq)
     ).all()
     return Game(setup_of(row), [event_from_json(r.kind, r.data) for r in rows])
+
+
+def _redo_rows(row: GameRow) -> list[EventRow]:
+    """The stored events the next redo brings back, in order (none when redo is not offered).
+
+    They are the latest undo's: the undone events with the highest ``undo_mark``.
+    """
+    if not row.redoable:
+        return []
+    latest = (
+        select(func.max(EventRow.undo_mark))
+        .where(EventRow.game_id == row.id, EventRow.undone_at.is_not(None))
+        .scalar_subquery()
+    )
+    query = select(EventRow).where(
+        EventRow.game_id == row.id, EventRow.undone_at.is_not(None), EventRow.undo_mark == latest
+    )
+    return list(db.session.scalars(query.order_by(EventRow.seq)).all())
+
+
+def redo_events(row: GameRow) -> list[Event]:
+    """What the next redo brings back (nothing when redo is not offered)."""
+    return [event_from_json(r.kind, r.data) for r in _redo_rows(row)]
+
+
+@dataclass(frozen=True)
+class Undone:
+    """An undone event, for the log: ``after`` live events came before it, when it was entered."""
+
+    after: int
+    event: Event
+    undone_at: datetime
+
+
+def undone_events(row: GameRow) -> list[Undone]:
+    """Every undone event of the game, in the order they were entered."""
+    undone = db.session.execute(
+        select(EventRow.id, EventRow.kind, EventRow.data, EventRow.undone_at)
+        .where(EventRow.game_id == row.id, EventRow.undone_at.is_not(None))
+        .order_by(EventRow.id)
+    ).all()
+    if not undone:
+        return []
+    live = db.session.scalars(
+        select(EventRow.id).where(EventRow.game_id == row.id, _LIVE).order_by(EventRow.id)
+    ).all()
+    return [
+        Undone(bisect_left(live, ident), event_from_json(kind, data), undone_at)
+        for ident, kind, data, undone_at in undone
+    ]
 
 
 def _key_column(kind: str) -> Any:
@@ -293,7 +355,11 @@ def _lock(edit_key: str) -> GameRow:
     return row
 
 
-def _cache(row: GameRow, game: Game) -> None:
+def _cache(row: GameRow, game: Game, entered: bool = True) -> None:
+    """Count the change and note what the games list shows; an ``entered`` change (anything
+    but an undo or a redo) ends what redo may bring back."""
+    if entered:
+        row.redoable = 0
     row.version = (row.version or 0) + 1
     row.updated_at = _now()
     row.status = game.phase
@@ -370,16 +436,54 @@ def undo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
         _check_version(row, expected_version)
         game = _replay(row)
         undone = [game.pop() for _ in range(undo_steps(game))]
-        for stored in db.session.scalars(
-            select(EventRow).where(EventRow.game_id == row.id, EventRow.seq > len(game.events))
-        ):
-            db.session.delete(stored)
-        _cache(row, game)
+        _cache(row, game, entered=False)
+        if undone:
+            moment = _now()
+            for stored in db.session.scalars(
+                select(EventRow).where(
+                    EventRow.game_id == row.id, _LIVE, EventRow.seq > len(game.events)
+                )
+            ):
+                stored.undone_at = moment
+                stored.undo_mark = row.version
+            row.redoable = (row.redoable or 0) + 1
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
     return Loaded(row, game), undone
+
+
+NOTHING_TO_REDO = "There is nothing to redo: no entry was undone since the last one was made."
+
+
+def redo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
+    """Bring back the latest undone entry if the game is at ``expected_version``.
+
+    Only while nothing has been entered since that undo (else NothingToRedo); the referee
+    checks the events again, so a redo is applied completely or refused with nothing changed.
+    """
+    row = _lock(edit_key)
+    try:
+        _check_version(row, expected_version)
+        game = _replay(row)
+        stored = _redo_rows(row)
+        first = len(game.events) + 1
+        if not stored or [r.seq for r in stored] != list(range(first, first + len(stored))):
+            raise NothingToRedo(NOTHING_TO_REDO)
+        events = [event_from_json(r.kind, r.data) for r in stored]
+        for event in events:
+            game.push(event)
+        for again in stored:
+            again.undone_at = None
+            again.undo_mark = None
+        _cache(row, game, entered=False)
+        row.redoable = max(0, (row.redoable or 0) - 1)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return Loaded(row, game), events
 
 
 class CannotTurn(Exception):
@@ -446,7 +550,7 @@ def turn_lead(edit_key: str, expected_version: int, west: int) -> Loaded:
         events[index] = turned
         game = Game(game.setup, events)
         stored = db.session.scalars(
-            select(EventRow).where(EventRow.game_id == row.id, EventRow.seq == index + 1)
+            select(EventRow).where(EventRow.game_id == row.id, _LIVE, EventRow.seq == index + 1)
         ).one()
         stored.data = event_to_json(turned)[1]
         _cache(row, game)

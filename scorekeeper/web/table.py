@@ -10,10 +10,29 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorekeeper.rules import ALL_TILES, Draw, Event, Game, Hand, NewHand, Pass, Play, Settle, Tile
+from scorekeeper.rules import (
+    ALL_TILES,
+    Draw,
+    Event,
+    Game,
+    Hand,
+    NewHand,
+    Pass,
+    Play,
+    Refusal,
+    Settle,
+    Tile,
+)
 from scorekeeper.web.held import tiles_named
 from scorekeeper.web.picture import Picture, picture
-from scorekeeper.web.store import CannotTurn, Door, Loaded, turnable_lead, undo_steps
+from scorekeeper.web.store import (
+    CannotTurn,
+    Door,
+    Loaded,
+    redo_events,
+    turnable_lead,
+    undo_steps,
+)
 
 
 def names(items: Sequence[str]) -> str:
@@ -136,6 +155,8 @@ class TableView:
     open_choice: bool = False
     entered: bool = False
     """Whether this page answers an entry just stored (its flash is shown without JavaScript)."""
+    redo_label: str | None = None
+    """What the Redo button brings back ("Bob's 6-4 on W"), None when redo is not offered."""
 
     @property
     def editable(self) -> bool:
@@ -417,7 +438,25 @@ class TableView:
 
 def table_view(loaded: Loaded, **kwargs: Any) -> TableView:
     """The table of a stored game, as seen through the door it was reached by."""
-    return TableView(loaded.door, loaded.game, loaded.seq, loaded.row.version, **kwargs)
+    redo = redo_label(loaded) if loaded.door.editable else None
+    return TableView(
+        loaded.door, loaded.game, loaded.seq, loaded.row.version, redo_label=redo, **kwargs
+    )
+
+
+def redo_label(loaded: Loaded) -> str | None:
+    """What a redo would bring back, in words, or None when redo is not offered.
+
+    Only right after an undo: the game is then replayed once more with the undone entry.
+    """
+    events = redo_events(loaded.row)
+    if not events:
+        return None
+    try:
+        again = Game(loaded.game.setup, [*loaded.game.events, *events])
+    except Refusal:
+        return None
+    return undo_label(again)
 
 
 # -- sentences -----------------------------------------------------------------------------

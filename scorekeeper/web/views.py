@@ -62,8 +62,16 @@ from scorekeeper.web.forms import (
     TurnForm,
 )
 from scorekeeper.web.held import MAX_TICKED, held_of, parse_held
-from scorekeeper.web.store import EDIT, CannotTurn, Loaded, NotFound, Stale, download_name
-from scorekeeper.web.table import Refused, TableView, lead_winner, names, table_view
+from scorekeeper.web.store import (
+    EDIT,
+    CannotTurn,
+    Loaded,
+    NotFound,
+    NothingToRedo,
+    Stale,
+    download_name,
+)
+from scorekeeper.web.table import Refused, TableView, lead_winner, names, table_view, undo_label
 
 bp = Blueprint("games", __name__)
 
@@ -71,6 +79,10 @@ STALE = "The table had changed: nothing was entered. This is the table as it is 
 ENTERED = "entered"
 """The flash category that tells the page after a redirect that it follows a stored entry."""
 INCOMPLETE = "The form was incomplete or out of date: nothing was entered."
+STALE_REDO = (
+    "Nothing was redone: an entry was made after the undo, so the undone entry cannot be "
+    "brought back (it stays in the log). This is the table as it is now."
+)
 _rng = random.SystemRandom()
 
 Answer = tuple[str, int] | BaseResponse
@@ -280,6 +292,30 @@ def undo(key: str) -> Answer:
         return render_table(_view(_load(key), notice=STALE, notice_kind="stale"), 409)
     notice = f"Undone: {label}." if undone and label else "There is nothing to undo."
     return _done(after, notice)
+
+
+@bp.post("/games/<key:key>/redo")
+def redo(key: str) -> Answer:
+    """Bring back the entry undone last, while nothing has been entered since the undo."""
+    loaded = _load(key)
+    form = EntryForm()
+    if not form.validate():
+        return _incomplete(loaded)
+    try:
+        after, redone = store.redo(key, form.version.data)
+    except NotFound:
+        abort(404, description=NO_GAME)
+    except Stale:
+        now = _load(key)
+        notice = STALE if now.row.redoable else STALE_REDO
+        return render_table(_view(now, notice=notice, notice_kind="stale"), 409)
+    except NothingToRedo as why:
+        return render_table(_view(_load(key), notice=str(why), notice_kind="stale"), 409)
+    except Refusal as refusal:
+        return _refuse(_load(key), refusal, "undo")
+    label = undo_label(after.game)
+    notice = f"Redone: {label}." if redone and label else None
+    return _done(after, notice, entered=True)
 
 
 @bp.post("/games/<key:key>/settle")

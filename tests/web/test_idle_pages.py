@@ -120,7 +120,7 @@ def test_the_session_cookie_lasts_a_year_and_is_not_sent_with_every_answer(make_
 def test_every_post_still_needs_its_token(make_app):
     phone = make_app().test_client()
     url = start(phone)
-    for path in ("lead", "play", "draw", "pass", "undo", "settle", "turn", "delete"):
+    for path in ("lead", "play", "draw", "pass", "undo", "redo", "settle", "turn", "delete"):
         response = phone.post(f"{url}/{path}", data={"version": "1", "how": "seat", "leader": "0"})
         assert response.status_code == 400, path
     assert phone.post("/games/new", data={"player1": "Eve", "player2": "Mal"}).status_code == 400

@@ -85,3 +85,57 @@ def test_games_stored_before_the_keys_get_two_keys_each_and_keep_their_events(tm
         assert db.session.execute(text("SELECT count(*) FROM event")).scalar_one() == 3
         db.session.remove()
         db.engine.dispose()
+
+
+BEFORE_UNDO_LOG = "e5b7a1c9d2f3"
+"""The schema whose undo deleted events."""
+
+
+def test_games_stored_before_the_undo_log_keep_their_events_and_can_undo_and_redo(
+    tmp_path: Path,
+):
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+            "SQLALCHEMY_DATABASE_URI": OTHER_DATABASE or f"sqlite:///{tmp_path / 'old.sqlite'}",
+        }
+    )
+    lead = ("new_hand", {"leader": 0})
+    five = ("play", {"player": 0, "tile": "5-5", "end": None, "flipped": False})
+    zero = ("play", {"player": 1, "tile": "5-0", "end": "E", "flipped": False})
+    with app.app_context():
+        if OTHER_DATABASE:
+            meta = MetaData()
+            meta.reflect(bind=db.engine)
+            meta.drop_all(bind=db.engine)
+        flask_migrate.upgrade(revision=BEFORE_KEYS)
+        _old_game(["Ann", "Bob"], [lead, five, zero])
+        _old_game(["Cy", "Di"], [lead])
+        flask_migrate.upgrade(revision=BEFORE_UNDO_LOG)
+        flask_migrate.upgrade()
+        key = db.session.execute(text("SELECT edit_key FROM game ORDER BY id")).scalars().first()
+        live = db.session.execute(
+            text("SELECT count(*) FROM event WHERE undone_at IS NULL")
+        ).scalar_one()
+        db.session.remove()
+    assert live == 4
+
+    table = Table(app.test_client(), key)
+    assert side_scores(table.page()) == {"Ann": 10, "Bob": 10}
+    assert table.post("undo", {}).status_code == 303
+    assert side_scores(table.page()) == {"Ann": 10, "Bob": 0}
+    assert table.play("5-0", "W").status_code == 303  # the same number again: allowed
+    assert table.post("undo", {}).status_code == 303
+    assert table.post("redo", {}).status_code == 303
+    assert side_scores(table.page()) == {"Ann": 10, "Bob": 10}
+
+    with app.app_context():
+        assert db.session.execute(text("SELECT count(*) FROM event")).scalar_one() == 5
+        db.session.remove()
+        flask_migrate.downgrade(revision=BEFORE_UNDO_LOG)
+        # The old schema cannot hold undone events: the downgrade leaves the live ones.
+        assert db.session.execute(text("SELECT count(*) FROM event")).scalar_one() == 4
+        db.session.remove()
+        db.engine.dispose()
