@@ -130,9 +130,7 @@ def _done(loaded: Loaded, notice: str | None = None, entered: bool = False) -> A
     return redirect(url_for("games.table", key=loaded.row.edit_key, _anchor=anchor), code=303)
 
 
-def _commit(
-    key: str, version: int, events: Sequence[Event], where: str, **keep: object
-) -> Answer:
+def _commit(key: str, version: int, events: Sequence[Event], where: str, **keep: object) -> Answer:
     """Store ``events`` in the game at ``version``; answer the stale page, the refusal or the
     success."""
     try:

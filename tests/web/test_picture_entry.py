@@ -220,7 +220,9 @@ def test_nothing_to_turn_before_the_lead(client):
 def test_a_malformed_turn_changes_nothing(client, west, status, says):
     table = started(client)
     table.play("6-4")
-    response = table.client.post(table.url + "/turn", data={"version": str(table.version()), "west": west})
+    response = table.client.post(
+        table.url + "/turn", data={"version": str(table.version()), "west": west}
+    )
     assert response.status_code == status
     assert says in unescape(response.get_data(as_text=True))
     assert lead_spelled(table) == "6-4"

@@ -238,7 +238,10 @@ def test_page_and_fragment_vary_on_hx_request(client):
 
 def test_unknown_game_is_404(client):
     assert client.get(f"/games/{NO_KEY}").status_code == 404
-    assert client.post(f"/games/{NO_KEY}/play", data={"version": "0", "tile": "6-4"}).status_code == 404
+    assert (
+        client.post(f"/games/{NO_KEY}/play", data={"version": "0", "tile": "6-4"}).status_code
+        == 404
+    )
 
 
 def test_finished_game_offers_only_undo(client):

@@ -142,7 +142,9 @@ def test_the_log_strikes_undone_entries_through_with_when(client):
     table.post("undo", {})
     table.play("6-5", "E")
     log = unescape(client.get(f"{table.url}/log").get_data(as_text=True))
-    undone = re.findall(r'<li class="log-entry undone" data-undone><del>([^<]+)</del>(.*?)</li>', log)
+    undone = re.findall(
+        r'<li class="log-entry undone" data-undone><del>([^<]+)</del>(.*?)</li>', log
+    )
     assert [summary for summary, _ in undone] == ["Bob played 6-4 on W"]
     assert re.search(r'undone <time datetime="\d{4}-\d\d-\d\dT[\d:]+Z" data-local=', undone[0][1])
     # It stands where it was entered: after Ann's lead, before the 6-5 that replaced it.
