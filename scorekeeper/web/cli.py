@@ -1,13 +1,17 @@
 """Command-line commands: ``flask --app app replay RECORD.json``, ``flask --app app games``,
-and ``flask --app app serve``, which runs the app for the phones at a table."""
+``flask --app app backup PATH`` (a safe copy of the SQLite database while the app runs), and
+``flask --app app serve``, which runs the app for the phones at a table."""
 
 from __future__ import annotations
 
 import contextlib
 import ipaddress
 import json
+import os
 import socket
+import sqlite3
 import sys
+import tempfile
 from typing import BinaryIO
 
 import click
@@ -18,6 +22,7 @@ from gunicorn.app.base import BaseApplication
 
 from scorekeeper.rules.record import replay
 from scorekeeper.web import store
+from scorekeeper.web.extensions import db
 
 STATUS = {"lead": "choosing the leader", "play": "in play", "settle": "settling", "over": "over"}
 
@@ -58,6 +63,65 @@ def games_command(base_url: str) -> None:
         click.echo(f"    edit:  {base}/games/{row.edit_key}")
         click.echo(f"    watch: {base}/watch/{row.watch_key}")
     click.echo(f"{len(rows)} game{'' if len(rows) == 1 else 's'}.")
+
+
+NOT_SQLITE = (
+    "This server's database is {name}, not SQLite: back it up with its own tools, for "
+    "PostgreSQL pg_dump (pg_dump --format=custom --file=scorekeeper.dump DATABASE_URL) and "
+    "pg_restore to restore it. See the README."
+)
+
+
+def backup_sqlite(source: str, target: str) -> int:
+    """Copy the SQLite database ``source`` to ``target`` with SQLite's online backup API.
+
+    The copy is one consistent snapshot, taken while the app keeps running: committed
+    changes still in the ``-wal`` file are in it, later ones are not. It is written beside
+    ``target`` first and then renamed, so ``target`` is never half written. Returns how many
+    games the copy holds.
+    """
+    folder = os.path.dirname(os.path.abspath(target))
+    descriptor, partial = tempfile.mkstemp(prefix=".backup-", suffix=".sqlite", dir=folder)
+    os.close(descriptor)
+    try:
+        with (
+            contextlib.closing(sqlite3.connect(source, timeout=30)) as live,
+            contextlib.closing(sqlite3.connect(partial)) as copy,
+        ):
+            live.backup(copy)  # in one step: a read snapshot; writers go on (WAL)
+            copy.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+            games = int(copy.execute("SELECT count(*) FROM game").fetchone()[0])
+        os.replace(partial, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(partial)
+        raise
+    return games
+
+
+@click.command("backup")
+@click.argument("path", type=click.Path(dir_okay=False, writable=True))
+@with_appcontext
+def backup_command(path: str) -> None:
+    """Copy the SQLite database to PATH, safely while the app runs (SQLite's backup API).
+
+    Never copy scorekeeper.sqlite by hand while the app runs: the latest games may still be
+    in scorekeeper.sqlite-wal. For PostgreSQL use pg_dump instead (this command refuses).
+    """
+    url = db.engine.url
+    if url.get_backend_name() != "sqlite":
+        raise click.ClickException(NOT_SQLITE.format(name=url.get_backend_name()))
+    source = url.database
+    if not source or source == ":memory:" or not os.path.exists(source):
+        raise click.ClickException(f"There is no SQLite database file to back up ({source}).")
+    if os.path.exists(path) and os.path.samefile(source, path):
+        raise click.ClickException("PATH is the database itself: choose another file.")
+    try:
+        games = backup_sqlite(source, path)
+    except (OSError, sqlite3.Error) as error:
+        message = f"The backup failed, nothing was written to {path}: {error}"
+        raise click.ClickException(message) from None
+    click.echo(f"Backed up {games} game{'' if games == 1 else 's'} to {path}.")
 
 
 class TableServer(BaseApplication):  # type: ignore[misc]
@@ -143,4 +207,5 @@ def init_app(app: Flask) -> None:
     """Register the commands."""
     app.cli.add_command(replay_command)
     app.cli.add_command(games_command)
+    app.cli.add_command(backup_command)
     app.cli.add_command(serve_command)
