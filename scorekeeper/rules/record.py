@@ -16,6 +16,7 @@ from scorekeeper.rules.errors import MalformedInput, RecordRefusal, Refusal
 from scorekeeper.rules.events import LEAD_WAYS, Draw, Event, Held, NewHand, Pass, Play, Settle
 from scorekeeper.rules.game import Game, Hand, Setup
 from scorekeeper.rules.layout import is_arm_name
+from scorekeeper.rules.names import name_problem
 from scorekeeper.rules.tiles import parse_halves, parse_tile, tile
 
 FORMAT = "all-fives/1"
@@ -116,6 +117,10 @@ def _read_setup(data: Mapping[str, Any]) -> Setup:
             raise MalformedInput(f'The record has no "{key}".')
     if not isinstance(data["players"], list):
         raise MalformedInput("players is a list of 2 to 4 names in seat order.")
+    for name in data["players"]:
+        problem = name_problem(name) if isinstance(name, str) else None
+        if problem is not None:
+            raise MalformedInput(problem)
     if not isinstance(data["hands"], list):
         raise MalformedInput("hands is a list of hands in the order played.")
     if "options" in data and not isinstance(data["options"], dict):
@@ -196,7 +201,8 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj: dict[str, Any] = {}
     for key, value in pairs:
         if key in obj:
-            raise MalformedInput(f'The key "{key}" appears twice in one object.')
+            shown = key.encode("utf-8", "backslashreplace").decode("utf-8")
+            raise MalformedInput(f'The key "{shown}" appears twice in one object.')
         obj[key] = value
     return obj
 
@@ -205,12 +211,36 @@ def _no_constants(name: str) -> object:
     raise MalformedInput(f"{name} is not a number a record can hold.")
 
 
+def _only_text(data: object) -> object:
+    """``data`` unchanged, unless a string in it holds a lone surrogate (a JSON escape such as
+    "\\ud800" that is no character): then a ``record`` refusal, since no text can hold it."""
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise MalformedInput(
+                    "The record holds a lone surrogate (an escape such as \\ud800 that is "
+                    "not a character): it is not Unicode text."
+                ) from None
+    return data
+
+
 def parse_json(text: str | bytes) -> object:
-    """Parse JSON text, refusing what is not JSON with rule ``record``."""
+    """Parse JSON text, refusing what is not JSON (or not Unicode text) with rule ``record``."""
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8-sig")
-        return json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
+        return _only_text(
+            json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
+        )
     except UnicodeDecodeError:
         raise MalformedInput("The record is not UTF-8 text.") from None
     except json.JSONDecodeError as error:

@@ -197,15 +197,30 @@ def sheet_columns(sheet: Sheet) -> list[str]:
     return columns
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet may take for the start of a formula in a text cell (OWASP's list)."""
+
+
+def safe_cell(value: str | int) -> str | int:
+    """A CSV cell a spreadsheet shows as written: text that could start a formula gets a
+    leading ``'`` (a name like ``=HYPERLINK(...)``); numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def sheet_csv(sheet: Sheet) -> str:
-    """The sheet's rows as CSV text; a hand not settled has empty settlement cells."""
+    """The sheet's rows as CSV text; a hand not settled has empty settlement cells.
+
+    The text cells hold players' names, so they are neutralised (:func:`safe_cell`).
+    """
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(sheet_columns(sheet))
+    writer.writerow([safe_cell(column) for column in sheet_columns(sheet)])
     for row in sheet.rows:
         cells: list[str | int] = [row.number, row.leader_name, row.ended]
         for side in range(len(sheet.header.sides)):
             settled = "" if row.settlement is None else row.settlement[side]
             cells += [row.plays[side], settled, row.totals[side]]
-        writer.writerow(cells)
+        writer.writerow([safe_cell(cell) for cell in cells])
     return out.getvalue()

@@ -1,10 +1,21 @@
-"""Error pages: every client error gets a clear page (or an htmx fragment); a 500 rolls back."""
+"""Error pages: every client error gets a clear page (or an htmx fragment); a 500 rolls back.
+
+A database that is busy (SQLite's write lock still taken after the busy timeout) or cannot be
+reached (PostgreSQL down) is answered 503 with ``Retry-After``: nothing was stored, and the
+page keeps the entry to send again (htmx pages keep it in static/js/not-saved.js).
+"""
 
 from __future__ import annotations
+
+import contextlib
+import logging
+import sqlite3
+import sys
 
 from flask import Flask, render_template, request
 from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
+from sqlalchemy import exc as sql_errors
 from werkzeug.exceptions import HTTPException, InternalServerError, NotFound
 
 from scorekeeper.web.access import NO_GAME, hides_game
@@ -20,6 +31,7 @@ TITLES = {
     422: "Refused",
     429: "Too many requests",
     500: "Something went wrong",
+    503: "Busy: try again",
 }
 EXPLANATIONS = {
     400: "The request could not be understood. Go back, reload the page and try again.",
@@ -27,7 +39,13 @@ EXPLANATIONS = {
     405: "This address does not accept that kind of request.",
     413: "What was sent is larger than 1 MB, the most this app accepts.",
     500: "The app failed to answer; nothing was stored. Reload the page and try again.",
+    503: (
+        "The database is busy or cannot be reached just now: nothing was stored. "
+        "Send it again in a few seconds."
+    ),
 }
+RETRY_AFTER_SECONDS = 2
+"""How long a client is asked to wait before sending again after a 503."""
 CSRF_EXPLANATION = "This page has expired (its security token is missing or old). Reload the page and enter it again."
 
 
@@ -72,13 +90,63 @@ def handle_http(error: HTTPException) -> tuple[str, int, dict[str, str]] | HTTPE
     return rendered
 
 
+def _roll_back() -> None:
+    """Undo any half-done database work; when the database is gone, forget the connection."""
+    try:
+        db.session.rollback()
+    except Exception:  # the database that failed the request may fail the rollback too
+        logging.getLogger(__name__).warning("rollback failed", exc_info=True)
+        with contextlib.suppress(Exception):
+            db.session.invalidate()
+
+
 def handle_500(error: InternalServerError) -> tuple[str, int, dict[str, str]]:
     """An unexpected failure: undo any half-done database work and say so."""
-    db.session.rollback()
+    _roll_back()
     return render_error(500, EXPLANATIONS[500])
+
+
+def handle_unavailable(error: Exception) -> tuple[str, int, dict[str, str]]:
+    """The database is busy or down: 503 with Retry-After, and the entry kept to send again.
+
+    A POST without htmx gets a page whose form sends the same fields again (its CSRF token
+    included); htmx gets the message in the alerts, and not-saved.js offers "Send again".
+    """
+    logging.getLogger(__name__).warning("database unavailable: %s", error)
+    _roll_back()
+    retry = {"Retry-After": str(RETRY_AFTER_SECONDS)}
+    if request_ctx.url_adapter is None or request.headers.get("HX-Request") == "true":
+        body, code, headers = render_error(503, EXPLANATIONS[503])
+        return body, code, {**headers, **retry}
+    kept: list[tuple[str, str]] = []
+    if request.method == "POST":
+        kept = [(name, value) for name, values in request.form.lists() for value in values]
+    page = render_template(
+        "unavailable.html",
+        code=503,
+        title=TITLES[503],
+        explanation=EXPLANATIONS[503],
+        kept=kept,
+        files=bool(request.method == "POST" and request.files),
+    )
+    return page, 503, retry
+
+
+UNAVAILABLE: tuple[type[Exception], ...] = (
+    sql_errors.OperationalError,
+    sql_errors.TimeoutError,
+    sqlite3.OperationalError,
+)
+"""What a busy or unreachable database raises (the ORM's wrappers and SQLite's own)."""
 
 
 def init_app(app: Flask) -> None:
     """Register the error handlers."""
+    kinds = list(UNAVAILABLE)
+    psycopg = sys.modules.get("psycopg")  # imported by the engine when it is PostgreSQL's
+    if psycopg is not None:
+        kinds.append(psycopg.OperationalError)
+    for kind in kinds:
+        app.register_error_handler(kind, handle_unavailable)
     app.register_error_handler(InternalServerError, handle_500)
     app.register_error_handler(HTTPException, handle_http)

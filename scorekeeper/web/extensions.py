@@ -23,17 +23,24 @@ csrf = CSRFProtect()
 SQLITE_PRAGMAS = (
     "PRAGMA journal_mode=WAL",
     "PRAGMA foreign_keys=ON",
-    "PRAGMA busy_timeout=5000",
     "PRAGMA synchronous=NORMAL",
 )
+BUSY_TIMEOUT_MS = 5000
+"""How long a write waits for SQLite's write lock before "database is locked" (the setting
+``SQLITE_BUSY_TIMEOUT_MS``); the request is then answered 503, to be sent again."""
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """Set the pragmas every SQLite connection needs (WAL, foreign keys, a busy timeout)."""
-    cursor = dbapi_connection.cursor()
-    for pragma in SQLITE_PRAGMAS:
-        cursor.execute(pragma)
-    cursor.close()
+def _sqlite_pragmas(busy_timeout_ms: int) -> Any:
+    """The connect hook that sets the pragmas every SQLite connection needs (WAL, foreign
+    keys, a busy timeout)."""
+
+    def set_pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        for pragma in (*SQLITE_PRAGMAS, f"PRAGMA busy_timeout={int(busy_timeout_ms)}"):
+            cursor.execute(pragma)
+        cursor.close()
+
+    return set_pragmas
 
 
 def init_app(app: Flask) -> None:
@@ -44,4 +51,5 @@ def init_app(app: Flask) -> None:
     with app.app_context():
         engine = db.engine
         if engine.dialect.name == "sqlite":
-            event.listen(engine, "connect", _sqlite_pragmas)
+            timeout = app.config.get("SQLITE_BUSY_TIMEOUT_MS", BUSY_TIMEOUT_MS)
+            event.listen(engine, "connect", _sqlite_pragmas(timeout))

@@ -21,9 +21,9 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from scorekeeper.rules import HOUSE_RULES, PRESETS
+from scorekeeper.rules.names import MAX_NAME, name_problem
 from scorekeeper.rules.options import PRESET_TITLES
 
-MAX_NAME = 40
 LEADER_CHOICES = [
     SelectChoice("random", "At random: the app picks by lot"),
     SelectChoice("draw", "Draw for lead: each player draws a tile, the highest leads"),
@@ -72,6 +72,14 @@ class LeadForm(EntryForm):
     among = HiddenField("among", validators=[Optional(), Length(max=20)])
 
 
+def plain_name(form: FlaskForm, field: Field) -> None:
+    """A player's name follows the rule records follow too (length, no control characters)."""
+    if field.data:
+        problem = name_problem(field.data.strip())
+        if problem is not None:
+            raise ValidationError(problem)
+
+
 def house_rule_field(rule: Any) -> Field:
     """The form field for one house rule (other than the target)."""
     if rule.numbers is not None:
@@ -96,10 +104,10 @@ HOUSE_RULE_FIELDS = tuple(rule.name for rule in HOUSE_RULES if rule.name != "tar
 class NewGameForm(FlaskForm):  # type: ignore[misc]
     """A new game: 2 to 4 players in seat order, the preset, house rules, target, first leader."""
 
-    player1 = StringField("Seat 1", validators=[Optional(), Length(max=MAX_NAME)])
-    player2 = StringField("Seat 2", validators=[Optional(), Length(max=MAX_NAME)])
-    player3 = StringField("Seat 3", validators=[Optional(), Length(max=MAX_NAME)])
-    player4 = StringField("Seat 4", validators=[Optional(), Length(max=MAX_NAME)])
+    player1 = StringField("Seat 1", validators=[Optional(), Length(max=MAX_NAME), plain_name])
+    player2 = StringField("Seat 2", validators=[Optional(), Length(max=MAX_NAME), plain_name])
+    player3 = StringField("Seat 3", validators=[Optional(), Length(max=MAX_NAME), plain_name])
+    player4 = StringField("Seat 4", validators=[Optional(), Length(max=MAX_NAME), plain_name])
     preset = SelectField(
         "Preset", choices=[SelectChoice(p, PRESET_TITLES[p]) for p in PRESETS], default=PRESETS[0]
     )
