@@ -1,0 +1,56 @@
+"""Undo and Redo on the play screen, with htmx and without JavaScript: Redo sits in the
+actions row only after an undo, brings the entry back, and is gone after a new entry."""
+
+from __future__ import annotations
+
+from browsing import LiveServer, TablePage, seed_game
+from playwright.sync_api import Page, expect
+
+from scorekeeper.rules import NewHand, Play, Setup, tile
+
+
+def _opening(server: LiveServer) -> str:
+    """Ann has led 5-5; Bob is to play."""
+    setup = Setup.create(["Ann", "Bob"], "all-fives")
+    return seed_game(server, setup, [NewHand(0), Play(0, tile(5, 5), None)])
+
+
+def test_redo_brings_back_an_undone_play_and_leaves_after_a_new_entry(
+    live_server: LiveServer, any_page: Page
+) -> None:
+    any_page.goto(_opening(live_server))
+    table = TablePage(any_page)
+    redo = table.action("redo")
+    expect(redo).to_have_count(0)
+    table.play("5-0", "E", offered=["W", "E"])
+    table.expect_scores(["Ann", "Bob"], [10, 10])
+
+    table.undo()
+    table.expect_scores(["Ann", "Bob"], [10, 0])
+    expect(table.page.locator(".actions").locator(redo)).to_be_visible()
+    expect(redo).to_contain_text("Bob's 5-0 on E")
+
+    table.tap(redo)
+    table.entered()
+    table.expect_scores(["Ann", "Bob"], [10, 10])
+    expect(any_page.get_by_role("status").filter(has_text="Redone")).to_contain_text("5-0")
+    expect(redo).to_have_count(0)
+
+    table.undo()
+    expect(redo).to_be_visible()
+    table.play("5-0", "W", offered=["W", "E"])
+    expect(redo).to_have_count(0)
+
+
+def test_undo_and_redo_without_javascript(live_server: LiveServer, phone_no_js: Page) -> None:
+    phone_no_js.goto(_opening(live_server))
+    undo = phone_no_js.locator('[data-action="undo"]')
+    redo = phone_no_js.locator('[data-action="redo"]')
+    expect(undo).to_contain_text("5-5")
+    undo.click()
+    expect(phone_no_js.locator("#table")).to_have_attribute("data-seq", "1")
+    expect(redo).to_contain_text("Ann's lead 5-5")
+    redo.click()
+    expect(phone_no_js.locator("#table")).to_have_attribute("data-seq", "2")
+    expect(phone_no_js.locator('[data-side-score="Ann"]')).to_have_text("10")
+    expect(redo).to_have_count(0)
