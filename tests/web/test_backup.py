@@ -15,7 +15,7 @@ from webtable import side_scores, started
 from app import create_app
 from scorekeeper.web.extensions import db
 
-pytestmark = pytest.mark.skipif(
+sqlite_only = pytest.mark.skipif(
     OTHER_DATABASE is not None, reason="the backup command copies SQLite databases"
 )
 
@@ -25,6 +25,7 @@ def _database(app) -> str:  # type: ignore[no-untyped-def]
         return str(db.engine.url.database)
 
 
+@sqlite_only
 def test_a_backup_while_another_connection_writes_has_every_committed_game(
     app, client, runner, tmp_path: Path
 ):
@@ -88,6 +89,7 @@ def test_a_backup_while_another_connection_writes_has_every_committed_game(
         db.engine.dispose()
 
 
+@sqlite_only
 def test_the_backup_refuses_to_overwrite_the_database_itself(app, runner):
     result = runner.invoke(args=["backup", _database(app)])
     assert result.exit_code == 1

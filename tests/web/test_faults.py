@@ -208,3 +208,22 @@ def test_sqlite_locked_by_another_connection_answers_503_not_500(tmp_path: Path)
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+def test_postgresql_down_is_a_503_for_pages_and_the_new_game_form(tmp_path: Path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False,
+            "SQLALCHEMY_DATABASE_URI": "postgresql://nobody@127.0.0.1:1/gone",
+        }
+    )
+    client = app.test_client()
+    page = client.get("/games/" + "A" * 22)
+    assert page.status_code == 503 and page.headers["Retry-After"] == "2"
+    response = start(client, player1="Ann", player2="Bob", leader="table")
+    assert response.status_code == 503
+    form = form_for(response.get_data(as_text=True), "/games/new")
+    assert form.data(form.button())["player1"] == "Ann", "the form is kept to send again"
