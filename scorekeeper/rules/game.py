@@ -3,6 +3,13 @@
 The state is derived from the ordered list of events. :meth:`Game.push` applies an event
 completely or refuses it with a :class:`~scorekeeper.rules.errors.Refusal`, changing
 nothing; :meth:`Game.pop` undoes the last one.
+
+Continuing a game costs only the new events, and undoing one costs one hand, never the whole
+game. Every hand keeps a snapshot of what the game was when it began (``scores_before``; a
+hand only begins while nobody has won) and the game keeps where each hand's events begin, so
+:meth:`Game.pop` restores the current hand's snapshot and pushes that hand's events again,
+all but the last. Past hands never change once the next hand has begun: :meth:`Game.fork`
+shares them and copies only the current hand, so a copy to continue from is cheap too.
 """
 
 from __future__ import annotations
@@ -141,6 +148,25 @@ class Hand:
         """Whether no more tiles can be played in this hand."""
         return self.result != "open"
 
+    def copy(self) -> Hand:
+        """An independent copy (settlements, plays and tiles are immutable and shared)."""
+        return Hand(
+            number=self.number,
+            leader=self.leader,
+            layout=self.layout.copy(),
+            held=list(self.held),
+            boneyard=self.boneyard,
+            turn=self.turn,
+            scores_before=list(self.scores_before),
+            drawn=list(self.drawn),
+            passes=self.passes,
+            plays=list(self.plays),
+            result=self.result,
+            went_out=self.went_out,
+            settlement=self.settlement,
+            played_by=dict(self.played_by),
+        )
+
 
 class Game:
     """A game derived from its setup and events; push to apply, pop to undo."""
@@ -159,6 +185,28 @@ class Game:
         self.hands: list[Hand] = []
         self.scores = [0] * len(self.sides)
         self.winner: int | None = None
+        self._starts: list[int] = []
+        """Where each hand's NewHand is in ``events``: what :meth:`pop` replays from."""
+
+    def fork(self) -> Game:
+        """An independent copy of this game to push onto and pop from.
+
+        It costs the current hand and a list of references, not a replay: past hands are
+        never changed again (a pop back into one builds it anew), so they are shared.
+        """
+        other = Game.__new__(Game)
+        other.setup = self.setup
+        other.rules = self.rules
+        other.sides = self.sides
+        other._side_of = self._side_of
+        other.events = list(self.events)
+        other.hands = list(self.hands)
+        if other.hands:
+            other.hands[-1] = self.hands[-1].copy()
+        other.scores = list(self.scores)
+        other.winner = self.winner
+        other._starts = list(self._starts)
+        return other
 
     # -- what the table sees ------------------------------------------------------------
 
@@ -224,6 +272,7 @@ class Game:
         elif isinstance(event, NewHand):
             self._check_new_hand(event)
             self._apply_new_hand(event)
+            self._starts.append(len(self.events))
         elif isinstance(event, Settle):
             self._apply_settle(event, self._check_settle(event))
         else:
@@ -246,13 +295,18 @@ class Game:
             raise MalformedInput(f"{event!r} is not an event.")
 
     def pop(self) -> Event:
-        """Undo the last event and return it."""
+        """Undo the last event and return it; this replays the current hand, not the game."""
         if not self.events:
             raise IndexError("no event to undo")
-        events = self.events[:-1]
-        last = self.events[-1]
-        self._reset()
-        for event in events:
+        last = self.events.pop()
+        start = self._starts.pop()
+        hand = self.hands.pop()
+        # The snapshot of the hand: the game as it was before its NewHand (nobody had won).
+        self.scores = list(hand.scores_before)
+        self.winner = None
+        again = self.events[start:]
+        del self.events[start:]
+        for event in again:
             self.push(event)
         return last
 
