@@ -14,6 +14,7 @@ shares them and copies only the current hand, so a copy to continue from is chea
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -298,17 +299,36 @@ class Game:
         """Undo the last event and return it; this replays the current hand, not the game."""
         if not self.events:
             raise IndexError("no event to undo")
-        last = self.events.pop()
-        start = self._starts.pop()
-        hand = self.hands.pop()
-        # The snapshot of the hand: the game as it was before its NewHand (nobody had won).
-        self.scores = list(hand.scores_before)
+        return self.rewind(len(self.events) - 1)[0]
+
+    def rewind(self, length: int) -> list[Event]:
+        """Undo events until ``length`` remain; return those undone, oldest first.
+
+        The game goes back to the snapshot of the hand the last kept event belongs to (its
+        ``scores_before``: a hand only begins while nobody has won) and pushes that hand's
+        kept events again, so it costs one hand at most, however long the game.
+        """
+        if not 0 <= length <= len(self.events):
+            raise IndexError(f"cannot keep {length} of {len(self.events)} events")
+        undone = self.events[length:]
+        if not undone:
+            return []
+        index = bisect_left(self._starts, length)
+        if index == len(self._starts) or self._starts[index] != length:
+            index -= 1  # the kept events end inside hand ``index``: replay its kept events
+        start = self._starts[index]
+        self.scores = list(self.hands[index].scores_before)
         self.winner = None
-        again = self.events[start:]
-        del self.events[start:]
+        again = self.events[start:length]
+        del self.events[start:], self.hands[index:], self._starts[index:]
         for event in again:
             self.push(event)
-        return last
+        return undone
+
+    @property
+    def hand_start(self) -> int:
+        """Where the current hand's NewHand is in ``events`` (0 before the first hand)."""
+        return self._starts[-1] if self._starts else 0
 
     # -- checks ---------------------------------------------------------------------------
 

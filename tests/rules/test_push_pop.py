@@ -91,7 +91,8 @@ def simulated(draw: st.DrawFn) -> tuple[Setup, list[Event]]:
 
 
 STEPS = st.lists(
-    st.tuples(st.sampled_from(("push", "pop", "fork")), st.integers(1, 40)), max_size=30
+    st.tuples(st.sampled_from(("push", "pop", "rewind", "fork")), st.integers(1, 40)),
+    max_size=30,
 )
 
 
@@ -100,7 +101,7 @@ STEPS = st.lists(
 def test_any_pushes_pops_and_forks_equal_a_full_replay(
     game_events: tuple[Setup, list[Event]], steps: list[tuple[str, int]]
 ) -> None:
-    """After every step, the game equals a replay of its events; a fork leaves its source be."""
+    """After every step (pushes, pops, rewinds, forks), the game equals a replay of its events; a fork leaves its source be."""
     setup, events = game_events
     game = Game(setup)
     for action, count in steps:
@@ -111,6 +112,10 @@ def test_any_pushes_pops_and_forks_equal_a_full_replay(
             for _ in range(min(count, len(game.events))):
                 expected = game.events[-1]
                 assert game.pop() == expected
+        elif action == "rewind":
+            length = max(0, len(game.events) - count * 3)
+            gone = game.events[length:]
+            assert game.rewind(length) == gone
         else:
             source = game
             before = state(source)
