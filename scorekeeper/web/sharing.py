@@ -105,7 +105,7 @@ def live(door: str, key: str) -> Response:
     view = table_view(loaded, selected=_selected(loaded))
     template = "_board.html" if request.args.get("view") == "board" else "_table.html"
     response = Response(render_template(template, t=view))
-    response.set_etag(etag(loaded.row.version))
+    response.set_etag(etag(loaded.version))
     response.headers["Cache-Control"] = "no-store"
     return response
 

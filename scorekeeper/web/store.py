@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, func, select, text
+from sqlalchemy import Text, bindparam, cast, func, select, text
 from sqlalchemy import delete as sql_delete
 from sqlalchemy.exc import IntegrityError
 
@@ -37,6 +37,7 @@ from scorekeeper.rules import (
     Setup,
     parse_tile,
 )
+from scorekeeper.web import replayed
 from scorekeeper.web.extensions import db
 from scorekeeper.web.models import EventRow, GameRow
 from scorekeeper.web.models import now as _now
@@ -94,11 +95,16 @@ class Door:
 
 @dataclass
 class Loaded:
-    """A stored game, the referee's game replayed from its events, and the door used."""
+    """A stored game, the referee's game replayed from its events, and the door used.
+
+    ``version`` is the version the game was replayed at (the row's, read with its events):
+    the number an entry form must carry.
+    """
 
     row: GameRow
     game: Game
     door_kind: str = EDIT
+    version: int = 0
 
     @property
     def door(self) -> Door:
@@ -110,10 +116,6 @@ class Loaded:
         """How many events the game has (the page's ``data-seq``)."""
         return len(self.game.events)
 
-    @property
-    def version(self) -> int:
-        """The game's version: the number an entry form must carry."""
-        return int(self.row.version or 0)
 
 
 # -- events as JSON ---------------------------------------------------------------------
@@ -176,11 +178,61 @@ _LIVE = EventRow.undone_at.is_(None)
 """An event not undone: the game is replayed from these, in ``seq`` order."""
 
 
-def _replay(row: GameRow) -> Game:
-    rows = db.session.scalars(
-        select(EventRow).where(EventRow.game_id == row.id, _LIVE).order_by(EventRow.seq)
-    ).all()
-    return Game(setup_of(row), [event_from_json(r.kind, r.data) for r in rows])
+_EVENTS = EventRow.__table__
+
+
+def _rows_query(from_seq: bool) -> Any:
+    """The game's version and its live event rows (from ``:from_seq`` on), in one statement."""
+    games, events = GameRow.__table__, _EVENTS
+    joined = (events.c.game_id == games.c.id) & events.c.undone_at.is_(None)
+    if from_seq:
+        joined = joined & (events.c.seq >= bindparam("from_seq"))
+    columns = (events.c.id, events.c.seq, events.c.kind, cast(events.c.data, Text))
+    return (
+        select(games.c.version, *columns, events.c.created_at)
+        .select_from(games.outerjoin(events, joined))
+        .where(games.c.id == bindparam("game_id"))
+        .order_by(events.c.seq)
+    )
+
+
+_FROM_SEQ = _rows_query(True)
+_ALL_ROWS = _rows_query(False)
+
+
+def _fetch_rows(game_id: int, from_seq: int | None) -> tuple[int, list[replayed.StoredRow]] | None:
+    """The game's version and its live rows (light columns, no ORM objects), or None."""
+    if from_seq is None:
+        result = db.session.execute(_ALL_ROWS, {"game_id": game_id}).all()
+    else:
+        result = db.session.execute(_FROM_SEQ, {"game_id": game_id, "from_seq": from_seq}).all()
+    if not result:
+        return None
+    rows = [replayed.StoredRow(*found[1:]) for found in result if found[1] is not None]
+    return int(result[0][0] or 0), rows
+
+
+def _replayed(row: GameRow) -> replayed.Replayed:
+    """The game of ``row`` at its version: cached, caught up, or replayed (see replayed.py)."""
+    found = replayed.current(
+        row.edit_key, row.id, setup_of(row), row.version or 0, _fetch_rows, event_from_json
+    )
+    if found is None:
+        raise NotFound(row.edit_key)
+    return found
+
+
+def _keep(row: GameRow, known: replayed.Replayed, game: Game, version: int) -> replayed.Replayed:
+    """After a change is written (flushed, not committed): the rows of ``game``'s events.
+
+    The rows before the current hand are the ones ``known`` came from; the hand's are read.
+    """
+    start = game.hand_start
+    rows = known.rows[: min(start, len(known.rows))]
+    from_seq = rows[-1].seq + 1 if rows else None
+    found = _fetch_rows(row.id, from_seq)
+    tail = [] if found is None else found[1]
+    return replayed.Replayed(version, game, rows + tuple(tail))
 
 
 def _redo_rows(row: GameRow) -> list[EventRow]:
@@ -298,7 +350,8 @@ def version_of(key: str, kind: str = EDIT) -> int:
 def load(key: str, kind: str = EDIT) -> Loaded:
     """The game behind door ``kind`` with key ``key``, replayed from its events, or NotFound."""
     row = find(key, kind)
-    return Loaded(row, _replay(row), kind)
+    found = _replayed(row)
+    return Loaded(row, found.game, kind, found.version)
 
 
 def list_games() -> list[GameRow]:
@@ -378,7 +431,8 @@ def append(edit_key: str, expected_version: int, events: Sequence[Event]) -> Loa
     row = _lock(edit_key)
     try:
         _check_version(row, expected_version)
-        game = _replay(row)
+        known = _replayed(row)
+        game = known.game.fork()
         first = len(game.events) + 1
         events = list(events)
         for event in events:
@@ -391,6 +445,8 @@ def append(edit_key: str, expected_version: int, events: Sequence[Event]) -> Loa
             kind, data = event_to_json(event)
             db.session.add(EventRow(game_id=row.id, seq=number, kind=kind, data=data))
         _cache(row, game)
+        db.session.flush()
+        kept = _keep(row, known, game, row.version)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
@@ -398,7 +454,8 @@ def append(edit_key: str, expected_version: int, events: Sequence[Event]) -> Loa
     except BaseException:
         db.session.rollback()
         raise
-    return Loaded(row, game)
+    replayed.games.put(edit_key, kept)
+    return Loaded(row, game, EDIT, kept.version)
 
 
 def next_hand(game: Game) -> NewHand | None:
@@ -434,7 +491,8 @@ def undo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
     row = _lock(edit_key)
     try:
         _check_version(row, expected_version)
-        game = _replay(row)
+        known = _replayed(row)
+        game = known.game.fork()
         undone = [game.pop() for _ in range(undo_steps(game))]
         _cache(row, game, entered=False)
         if undone:
@@ -447,11 +505,14 @@ def undo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
                 stored.undone_at = moment
                 stored.undo_mark = row.version
             row.redoable = (row.redoable or 0) + 1
+        db.session.flush()
+        kept = _keep(row, known, game, row.version)
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
-    return Loaded(row, game), undone
+    replayed.games.put(edit_key, kept)
+    return Loaded(row, game, EDIT, kept.version), undone
 
 
 NOTHING_TO_REDO = "There is nothing to redo: no entry was undone since the last one was made."
@@ -466,12 +527,13 @@ def redo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
     row = _lock(edit_key)
     try:
         _check_version(row, expected_version)
-        game = _replay(row)
+        known = _replayed(row)
         stored = _redo_rows(row)
-        first = len(game.events) + 1
+        first = len(known.game.events) + 1
         if not stored or [r.seq for r in stored] != list(range(first, first + len(stored))):
             raise NothingToRedo(NOTHING_TO_REDO)
         events = [event_from_json(r.kind, r.data) for r in stored]
+        game = known.game.fork()
         for event in events:
             game.push(event)
         for again in stored:
@@ -479,11 +541,14 @@ def redo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
             again.undo_mark = None
         _cache(row, game, entered=False)
         row.redoable = max(0, (row.redoable or 0) - 1)
+        db.session.flush()
+        kept = _keep(row, known, game, row.version)
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
-    return Loaded(row, game), events
+    replayed.games.put(edit_key, kept)
+    return Loaded(row, game, EDIT, kept.version), events
 
 
 class CannotTurn(Exception):
@@ -534,7 +599,8 @@ def turn_lead(edit_key: str, expected_version: int, west: int) -> Loaded:
     row = _lock(edit_key)
     try:
         _check_version(row, expected_version)
-        game = _replay(row)
+        known = _replayed(row)
+        game = known.game
         index = turnable_lead(game)
         lead = game.events[index]
         assert isinstance(lead, Play) and game.hand is not None
@@ -546,19 +612,23 @@ def turn_lead(edit_key: str, expected_version: int, west: int) -> Loaded:
         if game.hand.layout.arms["W"].base == west:
             raise Stale(expected_version, row.version or 0)
         turned = replace(lead, flipped=not lead.flipped)
-        events = list(game.events)
-        events[index] = turned
-        game = Game(game.setup, events)
+        game = game.fork()
+        after = game.rewind(index)[1:]
+        for event in (turned, *after):
+            game.push(event)
         stored = db.session.scalars(
             select(EventRow).where(EventRow.game_id == row.id, _LIVE, EventRow.seq == index + 1)
         ).one()
         stored.data = event_to_json(turned)[1]
         _cache(row, game)
+        db.session.flush()
+        kept = _keep(row, known, game, row.version)
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
-    return Loaded(row, game)
+    replayed.games.put(edit_key, kept)
+    return Loaded(row, game, EDIT, kept.version)
 
 
 def create(setup: Setup, events: Sequence[Event] = ()) -> Loaded:
@@ -576,8 +646,9 @@ def create(setup: Setup, events: Sequence[Event] = ()) -> Loaded:
     for number, event in enumerate(game.events, 1):
         kind, data = event_to_json(event)
         db.session.add(EventRow(game_id=row.id, seq=number, kind=kind, data=data))
+    version = row.version
     db.session.commit()
-    return Loaded(row, game)
+    return Loaded(row, game, EDIT, version)
 
 
 # -- deleting a game, for a while ------------------------------------------------------------
@@ -595,7 +666,7 @@ def delete(edit_key: str) -> GameRow:
     """
     row = _lock(edit_key)
     try:
-        game = _replay(row)
+        game = _replayed(row).game
         if game.phase == "over":
             raise CannotDelete(
                 "A finished game cannot be deleted: it is the record of who won. "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from scorekeeper.rules import (
@@ -252,9 +253,9 @@ class TableView:
             for t in ALL_TILES
         ]
 
-    @property
+    @cached_property
     def picture(self) -> Picture | None:
-        """The layout as drawn, the selected tile's ends highlighted."""
+        """The layout as drawn, the selected tile's ends highlighted (drawn once per page)."""
         hand = self.hand
         if hand is None or self.phase == "lead":
             return None
@@ -440,20 +441,23 @@ def table_view(loaded: Loaded, **kwargs: Any) -> TableView:
     """The table of a stored game, as seen through the door it was reached by."""
     redo = redo_label(loaded) if loaded.door.editable else None
     return TableView(
-        loaded.door, loaded.game, loaded.seq, loaded.row.version, redo_label=redo, **kwargs
+        loaded.door, loaded.game, loaded.seq, loaded.version, redo_label=redo, **kwargs
     )
 
 
 def redo_label(loaded: Loaded) -> str | None:
     """What a redo would bring back, in words, or None when redo is not offered.
 
-    Only right after an undo: the game is then replayed once more with the undone entry.
+    Only right after an undo: the undone entry is pushed onto a fork of the game (the
+    current hand, not a replay of the game) to spell it as the undo button would.
     """
     events = redo_events(loaded.row)
     if not events:
         return None
+    again = loaded.game.fork()
     try:
-        again = Game(loaded.game.setup, [*loaded.game.events, *events])
+        for event in events:
+            again.push(event)
     except Refusal:
         return None
     return undo_label(again)

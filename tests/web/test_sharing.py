@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import event as sa_event
 from webtable import LEGAL, NO_KEY, Table, import_record, new_game, side_scores, started
 
+from scorekeeper.web import replayed
 from scorekeeper.web.extensions import db
 
 KEY = re.compile(r"^[A-Za-z0-9_-]{22}$")
@@ -221,7 +222,15 @@ def test_an_unchanged_poll_is_304_without_touching_the_events(app, client, monke
     with Queries(app, monkeypatch) as queries:
         changed = client.get(table.url + "/live", headers={"If-None-Match": '"v1"'})
     assert changed.status_code == 200
-    assert any("from event" in statement for statement in queries.statements)
+    # This process replayed the game at its version already: the events are not read again.
+    assert not any("from event" in statement for statement in queries.statements)
+    # Another worker process has not seen the game yet: it reads the events once.
+    replayed.games.clear()
+    with Queries(app, monkeypatch) as queries:
+        fresh = client.get(table.url + "/live", headers={"If-None-Match": '"v1"'})
+    assert fresh.status_code == 200
+    assert fresh.get_data() == changed.get_data()
+    assert any("join event" in statement for statement in queries.statements)
 
 
 def test_a_poll_after_an_entry_brings_the_new_table_with_a_new_etag(client):

@@ -1,0 +1,145 @@
+"""The per-process cache of replayed games always equals a full replay of the stored events.
+
+Two worker processes are played by two caches swapped in turn: each request may land on
+either, so each cache often holds a game another "process" has changed since (appended,
+undone, settled, the lead turned round), and must catch up instead of trusting it.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from flask import Flask
+from sqlalchemy import select
+
+from scorekeeper.rules import Game, NewHand, Play, Setup, tile
+from scorekeeper.rules.simulate import play_game
+from scorekeeper.web import replayed, store
+from scorekeeper.web.extensions import db
+from scorekeeper.web.models import EventRow, GameRow
+
+SETUPS = [
+    Setup.create(["Ann", "Bob"]),
+    Setup.create(["Ann", "Bob", "Cy"], "fives-up"),
+    Setup.create(["Ann", "Bob", "Cy", "Dee"], "totally-fives"),
+]
+
+
+def stored_game(edit_key: str) -> Game:
+    """The game replayed from scratch from every live stored event, without any cache."""
+    row = db.session.scalars(select(GameRow).where(GameRow.edit_key == edit_key)).one()
+    rows = db.session.scalars(
+        select(EventRow)
+        .where(EventRow.game_id == row.id, EventRow.undone_at.is_(None))
+        .order_by(EventRow.seq)
+    ).all()
+    return Game(store.setup_of(row), [store.event_from_json(r.kind, r.data) for r in rows])
+
+
+def seen(game: Game) -> tuple[object, ...]:
+    """What the table shows of a game: events, scores, winner, every hand's state."""
+    return (
+        tuple(game.events),
+        tuple(game.scores),
+        game.winner,
+        game.phase,
+        tuple(
+            (
+                h.number,
+                tuple(h.held),
+                h.boneyard,
+                h.turn,
+                tuple(h.plays),
+                h.result,
+                h.settlement,
+                tuple(h.layout.ends()),
+                h.layout.count(),
+            )
+            for h in game.hands
+        ),
+    )
+
+
+def turn_round(edit_key: str) -> bool:
+    """Turn the current lead round if it may be; whether it was."""
+    loaded = store.load(edit_key)
+    try:
+        store.turnable_lead(loaded.game)
+    except store.CannotTurn:
+        return False
+    hand = loaded.game.hand
+    assert hand is not None
+    store.turn_lead(edit_key, loaded.version, hand.layout.arms["E"].base)
+    return True
+
+
+def use(monkeypatch: pytest.MonkeyPatch, worker: replayed.ReplayedGames) -> None:
+    """The next request lands on ``worker``, in a new transaction."""
+    monkeypatch.setattr(replayed, "games", worker)
+    db.session.rollback()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_two_workers_caches_always_equal_a_full_replay(
+    app: Flask, monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """Entries, undos and turned leads through either worker: every load is the stored game."""
+    rng = random.Random(seed)
+    setup = SETUPS[seed % len(SETUPS)]
+    script = play_game(setup, random.Random(seed), max_hands=4).events
+    workers = [replayed.ReplayedGames(), replayed.ReplayedGames()]
+    with app.app_context():
+        key = store.create(setup).row.edit_key
+        for _step in range(150):
+            use(monkeypatch, rng.choice(workers))
+            loaded = store.load(key)
+            assert seen(loaded.game) == seen(stored_game(key))
+            seq = loaded.seq
+            assert loaded.game.events[: len(script)] == script[:seq]
+            roll = rng.random()
+            if roll < 0.2 and seq:
+                store.undo(key, loaded.version)
+            elif roll < 0.3 and turn_round(key):
+                use(monkeypatch, rng.choice(workers))
+                assert seen(store.load(key).game) == seen(stored_game(key))
+                assert turn_round(key)
+            elif seq < len(script):
+                store.append(key, loaded.version, [script[seq]])
+            if rng.random() < 0.1:
+                # An older entry put late (a slow thread): it must never pass for the current.
+                for worker in workers:
+                    older = worker.get(key)
+                    if older is not None:
+                        rng.choice(workers).put(key, older)
+        use(monkeypatch, workers[0])
+        assert seen(store.load(key).game) == seen(stored_game(key))
+
+
+def test_an_entry_on_a_stale_cache_is_checked_against_the_stored_game(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Worker A last saw 2 events; worker B undid one and entered another: A must see B's."""
+    setup = SETUPS[0]
+    first = replayed.ReplayedGames()
+    second = replayed.ReplayedGames()
+    with app.app_context():
+        monkeypatch.setattr(replayed, "games", first)
+        created = store.create(setup, [NewHand(0)])
+        key = created.row.edit_key
+        game = store.load(key).game
+        lead = tile(6, 4)
+        store.append(key, created.version, [Play(0, lead)])
+        seen_by_first = store.load(key)
+        monkeypatch.setattr(replayed, "games", second)
+        undone, _ = store.undo(key, seen_by_first.version)
+        other = tile(5, 3)
+        store.append(key, undone.version, [Play(0, other)])
+        use(monkeypatch, first)
+        now = store.load(key).game
+        assert game.events == [NewHand(0)]
+        assert seen_by_first.game.events[-1] == Play(0, lead)
+        assert now.events[-1] == Play(0, other)
+        assert seen(now) == seen(stored_game(key))
+        with pytest.raises(store.Stale):
+            store.append(key, seen_by_first.version, [Play(1, lead)])
