@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
-import json
 import os
 import socket
 import sqlite3
 import sys
 import tempfile
-from typing import BinaryIO
 
 import click
 import segno
@@ -20,23 +18,11 @@ from flask import Flask, current_app
 from flask.cli import with_appcontext
 from gunicorn.app.base import BaseApplication
 
-from scorekeeper.rules.record import replay
 from scorekeeper.web import store
 from scorekeeper.web.extensions import db
+from scorekeeper.web.replay_cli import replay_command
 
 STATUS = {"lead": "choosing the leader", "play": "in play", "settle": "settling", "over": "over"}
-
-
-@click.command("replay")
-@click.argument("record", type=click.File("rb"))
-def replay_command(record: BinaryIO) -> None:
-    """Replay an all-fives/1 game record (- reads standard input) and print the result as JSON.
-
-    Exits 0 when the whole record is legal and 1 when it is refused.
-    """
-    output, legal = replay(record.read())
-    click.echo(json.dumps(output, indent=2, ensure_ascii=False))
-    raise SystemExit(0 if legal else 1)
 
 
 @click.command("games")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
-from flask_migrate import Migrate
+import click
+from flask import Flask, current_app
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import event
@@ -17,7 +17,6 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
-migrate = Migrate()
 csrf = CSRFProtect()
 
 SQLITE_PRAGMAS = (
@@ -43,10 +42,50 @@ def _sqlite_pragmas(busy_timeout_ms: int) -> Any:
     return set_pragmas
 
 
+def _migrations(app: Flask) -> Any:
+    """Flask-Migrate attached to ``app``, imported (with alembic) the first time it is needed."""
+    from flask_migrate import Migrate
+
+    Migrate(app, db, directory=app.config.get("MIGRATIONS_DIRECTORY", "migrations"))
+    return app.extensions["migrate"]
+
+
+class LazyMigrations:
+    """Stands for Flask-Migrate in ``app.extensions`` until it is used.
+
+    Importing Flask-Migrate imports alembic, a good part of the app's start-up, which the pages
+    and most commands never use. The first use (``flask db ...``, ``flask_migrate.upgrade()``)
+    attaches the real thing in its place.
+    """
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_migrations(self.app), name)
+
+
+@click.command(
+    "db",
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+    add_help_option=False,
+)
+@click.pass_context
+def migrate_commands(ctx: click.Context) -> None:
+    """Perform database migrations (Flask-Migrate's commands, loaded when first used)."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    if isinstance(app.extensions.get("migrate"), LazyMigrations):
+        _migrations(app)
+    from flask_migrate.cli import db as commands
+
+    commands.main(args=ctx.args, prog_name=ctx.command_path, obj=ctx.obj)
+
+
 def init_app(app: Flask) -> None:
-    """Attach the database, migrations and CSRF protection to ``app``."""
+    """Attach the database, migrations (lazily) and CSRF protection to ``app``."""
     db.init_app(app)
-    migrate.init_app(app, db, directory=app.config.get("MIGRATIONS_DIRECTORY", "migrations"))
+    app.extensions["migrate"] = LazyMigrations(app)
+    app.cli.add_command(migrate_commands)
     csrf.init_app(app)
     with app.app_context():
         engine = db.engine
