@@ -138,7 +138,11 @@ class Refused:
 
 @dataclass
 class TableView:
-    """Everything the table partial shows."""
+    """Everything the table partial shows.
+
+    What the page reads several times (the picture, the sides, the hands so far) is worked
+    out once per view: a view is made for one render, after the entry it shows.
+    """
 
     door: Door
     game: Game
@@ -182,7 +186,7 @@ class TableView:
         """The current hand."""
         return self.game.hand
 
-    @property
+    @cached_property
     def sides(self) -> list[SideView]:
         """Each side with its score and players, in seat order."""
         game, hand = self.game, self.game.hand
@@ -211,7 +215,7 @@ class TableView:
             )
         return views
 
-    @property
+    @cached_property
     def turn_name(self) -> str | None:
         """Whose turn it is to play, draw or pass."""
         hand = self.hand
@@ -243,7 +247,7 @@ class TableView:
         hand = self.hand
         return hand is not None and bool(hand.plays)
 
-    @property
+    @cached_property
     def picker(self) -> list[PickerTile]:
         """All 28 tiles, those on the table disabled, those that fit marked."""
         hand = self.hand
@@ -283,7 +287,7 @@ class TableView:
         last = hand.plays[-1]
         return describe_play(self.game, Play(last.player, last.tile), last.end)
 
-    @property
+    @cached_property
     def lead_turn(self) -> LeadTurn | None:
         """The lead turned round, offered on the edit page until the second tile is played."""
         if not self.editable:
@@ -307,7 +311,7 @@ class TableView:
         """A pass is offered only when nothing can be drawn."""
         return self.phase == "play" and self.has_lead and self.drawable == 0
 
-    @property
+    @cached_property
     def undo_label(self) -> str | None:
         """What the undo button will undo, or None when there is nothing to undo."""
         return undo_label(self.game)
@@ -345,7 +349,7 @@ class TableView:
         hand = self.hand
         return "" if hand is None else hand_ending(self.game, hand)
 
-    @property
+    @cached_property
     def last_settled(self) -> Hand | None:
         """The most recently settled hand, shown until the next one has its lead."""
         game = self.game
@@ -356,7 +360,7 @@ class TableView:
                 return None
         return None
 
-    @property
+    @cached_property
     def settlement_lines(self) -> list[str]:
         """The settlement of the last settled hand, one line per player."""
         hand = self.last_settled
@@ -388,7 +392,7 @@ class TableView:
 
     # -- the game as a whole ------------------------------------------------------------
 
-    @property
+    @cached_property
     def hand_summaries(self) -> list[HandSummary]:
         """One summary row per hand."""
         return hand_summaries(self.game)
@@ -411,7 +415,7 @@ class TableView:
             return None
         return hand.plays[-1].points
 
-    @property
+    @cached_property
     def last_score(self) -> LastScore | None:
         """What the last entry scored: a play (even scoring nothing) or a settlement."""
         return last_score(self.game)

@@ -1,0 +1,331 @@
+"""Whether an entry costs the same in hand 25 as in hand 1, and how close a play is to the floor.
+
+Run from the repository root: ``.venv/bin/python bench/flat_cost.py`` (``--repeats N``,
+``--database URL`` for a PostgreSQL server of your own, ``--no-postgres`` to skip it).
+
+One long 2-player game (a fixed seed, to a target of 1000, so it lasts beyond 25 hands) is
+stored a few times, cut at the first tile of hand 1 and deep in hand 25, where the next entry
+is a play, a draw or a pass. Through the test client with every hook of the app (security
+headers, compression; no CSRF and no rate limits, which would refuse a bench), it times:
+
+- **play**, then **undo** of it (the pair leaves the game as it was); **draw** then undo;
+  **pass** then undo;
+- **table**: the edit page, whole; **poll**: the live URL after a change (the new table);
+  **poll 304**: the live URL while nothing changed;
+- **floor**: a trivial Flask route that writes one row to the same database and renders a
+  page of the same size as the play's answer.
+
+Each figure is the median of ``--repeats`` interleaved runs. Targets: hand 25 within 1.5x of
+hand 1; the play at most 2x the floor. Figures, not a test: it exits 0 whatever they are.
+SQLite always; PostgreSQL too when this machine has a server to start (as .ci/run does), or
+``--database`` names one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import glob
+import os
+import random
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from flask import Flask, render_template_string
+from flask.testing import FlaskClient
+from sqlalchemy import text
+
+from app import create_app
+from scorekeeper.rules import Draw, Event, NewHand, Pass, Play, Setup
+from scorekeeper.rules.simulate import play_game
+from scorekeeper.web import store
+from scorekeeper.web.extensions import db
+
+FLAT_TARGET = 1.5
+FLOOR_TARGET = 2.0
+HTMX = {"HX-Request": "true"}
+SEQ = re.compile(r'name="seq" value="(\d+)"')
+ETAG_WAIT = '"v0"'
+
+
+def long_game() -> tuple[Setup, list[Event]]:
+    """The first seed's game that reaches hand 26 with a draw and a pass in hands 1 and 25.
+
+    2 players, All Fives to 1000, so nobody wins before.
+    """
+    setup = Setup.create(["Ann", "Bob"], "all-fives", {"target": 1000})
+    for seed in range(1000):
+        events = list(play_game(setup, random.Random(seed), max_hands=26).events)
+        wanted = [(hand, kind) for hand in (1, 25) for kind in (Draw, Pass)]
+        if all(_has(events, hand, kind) for hand, kind in wanted) and _has(events, 26, Play):
+            return setup, events
+    raise SystemExit("no simulated game fits the bench")
+
+
+def cut(events: list[Event], hand: int, kind: type, deep: bool) -> int:
+    """How many events to keep so the next is a ``kind`` in hand ``hand``.
+
+    The first such place in the hand, or (``deep``) the last one.
+    """
+    number, places = 0, []
+    for index, event in enumerate(events):
+        if isinstance(event, NewHand):
+            number += 1
+        elif number == hand and isinstance(event, kind):
+            places.append(index)
+    if not places:
+        raise SystemExit(f"hand {hand} of the bench game has no {kind.__name__}")
+    return places[-1] if deep else places[0]
+
+
+def form_seq(body: str) -> str:
+    """The seq the answer's entry forms carry."""
+    found = SEQ.search(body)
+    assert found, "no entry form in the answer"
+    return found.group(1)
+
+
+class Table:
+    """One stored game, cut where the next entry is of one kind, and its timed requests."""
+
+    def __init__(self, app: Flask, client: FlaskClient, setup: Setup, events: list[Event]) -> None:
+        with app.app_context():
+            self.key = store.create(setup, events).row.edit_key
+        self.client = client
+        self.url = f"/games/{self.key}"
+        self.next: Event | None = None
+        self.seq = form_seq(self.get(self.url).get_data(as_text=True))
+
+    def get(self, url: str, **headers: str) -> object:
+        """A GET, checked."""
+        answer = self.client.get(url, headers=headers)
+        assert answer.status_code in (200, 304), (url, answer.status_code)
+        return answer
+
+    def post(self, action: str, data: dict[str, str]) -> int:
+        """An htmx entry; remember the seq of its answer; the size of the answer."""
+        answer = self.client.post(
+            f"{self.url}/{action}", data={"seq": self.seq, **data}, headers=HTMX
+        )
+        body = answer.get_data(as_text=True)
+        assert answer.status_code == 200, (action, answer.status_code, body[:300])
+        self.seq = form_seq(body)
+        return len(answer.get_data())
+
+    def enter(self) -> int:
+        """The entry the game's record has next (a play, a draw of one tile, a pass)."""
+        event = self.next
+        if isinstance(event, Play):
+            data = {"tile": str(event.tile)}
+            if event.end:
+                data["end"] = event.end
+            return self.post("play", data)
+        if isinstance(event, Draw):
+            return self.post("draw", {})
+        assert isinstance(event, Pass)
+        return self.post("pass", {})
+
+    def undo(self) -> int:
+        """Undo the last entry."""
+        return self.post("undo", {})
+
+
+def timer(work: Callable[[], object]) -> float:
+    """The time of one call of ``work``, in milliseconds."""
+    start = time.perf_counter()
+    work()
+    return (time.perf_counter() - start) * 1000
+
+
+def add_floor(app: Flask) -> None:
+    """The floor: one write to the same database and a page rendered from a template."""
+    page = (
+        "<!doctype html><html><head><title>floor</title></head><body>"
+        '{% for line in lines %}<p class="line">{{ line }}</p>{% endfor %}</body></html>'
+    )
+
+    @app.post("/bench/floor/<int:size>")
+    def floor(size: int) -> str:
+        db.session.execute(text("UPDATE game SET updated_at = CURRENT_TIMESTAMP WHERE id = 1"))
+        db.session.commit()
+        lines = ["x" * 60] * max(1, size // 80)
+        return render_template_string(page, lines=lines)
+
+
+def measure(app: Flask, repeats: int) -> dict[str, dict[str, float]]:
+    """Every figure at hand 1 and hand 25, and the floor: median milliseconds."""
+    setup, events = long_game()
+    client = app.test_client()
+    add_floor(app)
+    figures: dict[str, dict[str, float]] = {}
+    sizes: list[int] = []
+    for label, hand, deep in (("hand 1", 1, False), ("hand 25", 25, True)):
+        tables = {}
+        for kind in (Play, Draw, Pass):
+            hand_of_kind = hand
+            try:
+                at = cut(events, hand_of_kind, kind, deep)
+            except SystemExit:
+                # Hand 1 may have no pass: take the first hand that has one.
+                hand_of_kind = next(h for h in range(hand, 27) if _has(events, h, kind))
+                at = cut(events, hand_of_kind, kind, False)
+            table = Table(app, client, setup, events[:at])
+            table.next = events[at]
+            tables[kind.__name__.lower()] = table
+        runs: dict[str, list[float]] = {
+            name: [] for name in ("play", "draw", "pass", "undo", "table", "poll", "poll 304")
+        }
+        played = tables["play"]
+        for _ in range(repeats):
+            for name, table in tables.items():
+                runs[name].append(timer(lambda t=table: sizes.append(t.enter())))
+                runs["undo"].append(timer(table.undo))
+            page, live = played.url, played.url + "/live"
+            runs["table"].append(timer(lambda p=played, u=page: p.get(u)))
+            runs["poll"].append(
+                timer(lambda p=played, u=live: p.get(u, **HTMX, If_None_Match=ETAG_WAIT))
+            )
+            version = played.get(live).headers["ETag"]  # type: ignore[attr-defined]
+            runs["poll 304"].append(
+                timer(lambda p=played, u=live, v=version: p.get(u, If_None_Match=v))
+            )
+        figures[label] = {name: statistics.median(times) for name, times in runs.items()}
+        figures[label]["events"] = float(played.seq)
+    size = int(statistics.median(sizes))
+    plays, floors = [], []
+    table = Table(app, client, setup, events[: cut(events, 25, Play, True)])
+    table.next = events[cut(events, 25, Play, True)]
+    first = Table(app, client, setup, events[: cut(events, 1, Play, False)])
+    first.next = events[cut(events, 1, Play, False)]
+    floor_url = f"/bench/floor/{size}"
+    ratios_1, ratios_25 = [], []
+    for _ in range(repeats):
+        floor_ms = timer(lambda: client.post(floor_url))
+        one = timer(first.enter)
+        first.undo()
+        deep = timer(table.enter)
+        table.undo()
+        floors.append(floor_ms)
+        plays.append(deep)
+        ratios_1.append(one / floor_ms)
+        ratios_25.append(deep / floor_ms)
+    figures["floor"] = {
+        "floor": statistics.median(floors),
+        "size": size,
+        "play hand 1 / floor": statistics.median(ratios_1),
+        "play hand 25 / floor": statistics.median(ratios_25),
+    }
+    return figures
+
+
+def _has(events: list[Event], hand: int, kind: type) -> bool:
+    number = 0
+    for event in events:
+        if isinstance(event, NewHand):
+            number += 1
+        elif number == hand and isinstance(event, kind):
+            return True
+    return False
+
+
+def report(name: str, figures: dict[str, dict[str, float]]) -> None:
+    """Print the figures of one database."""
+    first, deep = figures["hand 1"], figures["hand 25"]
+    print(f"\n{name}: median ms of each request (hand 25 cut after {int(deep['events'])} events)")
+    print(f"{'request':<10} {'hand 1':>8} {'hand 25':>8} {'ratio':>6}  target <= {FLAT_TARGET}")
+    for request in ("play", "draw", "pass", "undo", "table", "poll", "poll 304"):
+        ratio = deep[request] / first[request]
+        mark = "ok" if ratio <= FLAT_TARGET else "MISSED"
+        print(f"{request:<10} {first[request]:8.2f} {deep[request]:8.2f} {ratio:6.2f}  {mark}")
+    floor = figures["floor"]
+    print(
+        f"floor (one write, a {int(floor['size'])}-byte page): {floor['floor']:.2f} ms; "
+        f"play / floor: hand 1 {floor['play hand 1 / floor']:.2f}, "
+        f"hand 25 {floor['play hand 25 / floor']:.2f} (target <= {FLOOR_TARGET})"
+    )
+
+
+def make_app(url: str) -> Flask:
+    """The app on database ``url``, migrated, with the hooks a club server runs."""
+    import flask_migrate
+
+    app = create_app(
+        {
+            "SECRET_KEY": "bench",
+            "SQLALCHEMY_DATABASE_URI": url,
+            "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False,
+        }
+    )
+    with app.app_context():
+        flask_migrate.upgrade()
+    return app
+
+
+@contextlib.contextmanager
+def throwaway_postgres() -> Iterator[str | None]:
+    """A PostgreSQL server on loopback for the run (as .ci/run starts one), or None."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
+    if not found or os.geteuid() != 0 or shutil.which("su") is None:
+        yield None
+        return
+    pgbin = found[-1]
+    folder = tempfile.mkdtemp()
+    shutil.chown(folder, "postgres")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+
+    def as_postgres(command: str) -> None:
+        subprocess.run(["su", "postgres", "-c", command], check=True, capture_output=True)
+
+    try:
+        as_postgres(f"{pgbin}/initdb -D {folder}/db -A trust -U postgres")
+        options = f"-k {folder} -p {port} -c listen_addresses=127.0.0.1"
+        as_postgres(f"{pgbin}/pg_ctl -D {folder}/db -l {folder}/log -w -o '{options}' start")
+        as_postgres(f"{pgbin}/createdb -h 127.0.0.1 -p {port} bench")
+    except subprocess.CalledProcessError:
+        shutil.rmtree(folder, ignore_errors=True)
+        yield None
+        return
+    try:
+        yield f"postgresql://postgres@127.0.0.1:{port}/bench"
+    finally:
+        with contextlib.suppress(subprocess.CalledProcessError):
+            as_postgres(f"{pgbin}/pg_ctl -D {folder}/db -m fast stop")
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def main() -> int:
+    """Measure on SQLite, then on PostgreSQL when there is one, and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=41)
+    parser.add_argument("--database", help="a PostgreSQL URL to measure on as well")
+    parser.add_argument("--no-postgres", action="store_true")
+    args = parser.parse_args()
+    folder = Path(tempfile.mkdtemp())
+    report("SQLite", measure(make_app(f"sqlite:///{folder / 'bench.sqlite'}"), args.repeats))
+    shutil.rmtree(folder, ignore_errors=True)
+    if args.no_postgres:
+        return 0
+    if args.database:
+        report("PostgreSQL", measure(make_app(args.database), args.repeats))
+        return 0
+    with throwaway_postgres() as url:
+        if url is None:
+            print("\nPostgreSQL: skipped (no server to start here; --database URL names one).")
+        else:
+            report("PostgreSQL", measure(make_app(url), args.repeats))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
