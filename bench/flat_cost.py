@@ -52,7 +52,8 @@ from scorekeeper.web.extensions import db
 FLAT_TARGET = 1.5
 FLOOR_TARGET = 2.0
 HTMX = {"HX-Request": "true"}
-SEQ = re.compile(r'name="seq" value="(\d+)"')
+VERSION = re.compile(r'name="version" value="(\d+)"')
+EVENTS = re.compile(r'id="table"[^>]*data-seq="(\d+)"')
 ETAG_WAIT = '"v0"'
 
 
@@ -86,11 +87,18 @@ def cut(events: list[Event], hand: int, kind: type, deep: bool) -> int:
     return places[-1] if deep else places[0]
 
 
-def form_seq(body: str) -> str:
-    """The seq the answer's entry forms carry."""
-    found = SEQ.search(body)
+def form_version(body: str) -> str:
+    """The game's version the answer's entry forms carry."""
+    found = VERSION.search(body)
     assert found, "no entry form in the answer"
     return found.group(1)
+
+
+def event_count(body: str) -> int:
+    """How many events the answer's table shows (its ``data-seq``)."""
+    found = EVENTS.search(body)
+    assert found, "no table in the answer"
+    return int(found.group(1))
 
 
 class Table:
@@ -102,7 +110,9 @@ class Table:
         self.client = client
         self.url = f"/games/{self.key}"
         self.next: Event | None = None
-        self.seq = form_seq(self.get(self.url).get_data(as_text=True))
+        page = self.get(self.url).get_data(as_text=True)
+        self.version = form_version(page)
+        self.events = event_count(page)
 
     def get(self, url: str, **headers: str) -> object:
         """A GET, checked."""
@@ -111,13 +121,14 @@ class Table:
         return answer
 
     def post(self, action: str, data: dict[str, str]) -> int:
-        """An htmx entry; remember the seq of its answer; the size of the answer."""
+        """An htmx entry; remember the version of its answer; the size of the answer."""
         answer = self.client.post(
-            f"{self.url}/{action}", data={"seq": self.seq, **data}, headers=HTMX
+            f"{self.url}/{action}", data={"version": self.version, **data}, headers=HTMX
         )
         body = answer.get_data(as_text=True)
         assert answer.status_code == 200, (action, answer.status_code, body[:300])
-        self.seq = form_seq(body)
+        self.version = form_version(body)
+        self.events = event_count(body)
         return len(answer.get_data())
 
     def enter(self) -> int:
@@ -200,7 +211,7 @@ def measure(app: Flask, repeats: int) -> dict[str, dict[str, float]]:
                 timer(lambda p=played, u=live, v=version: p.get(u, If_None_Match=v))
             )
         figures[label] = {name: statistics.median(times) for name, times in runs.items()}
-        figures[label]["events"] = float(played.seq)
+        figures[label]["events"] = float(played.events)
         figures[label]["bytes"] = statistics.median(answered)
         sizes.extend(answered)
     size = int(statistics.median(sizes))

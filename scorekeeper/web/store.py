@@ -117,7 +117,6 @@ class Loaded:
         return len(self.game.events)
 
 
-
 # -- events as JSON ---------------------------------------------------------------------
 
 
