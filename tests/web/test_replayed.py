@@ -1,8 +1,8 @@
-"""The per-process cache of replayed games always equals a full replay of the stored events.
+"""The per-process cache of replayed games always equals a full replay of the live events.
 
 Two worker processes are played by two caches swapped in turn: each request may land on
 either, so each cache often holds a game another "process" has changed since (appended,
-undone, settled, the lead turned round), and must catch up instead of trusting it.
+undone, redone, settled, the lead turned round), and must catch up instead of trusting it.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import random
 
 import pytest
 from flask import Flask
-from sqlalchemy import select
+from sqlalchemy import func, select
 
-from scorekeeper.rules import Game, NewHand, Play, Setup, tile
+from scorekeeper.rules import Event, Game, NewHand, Play, Setup, tile
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web import replayed, store
 from scorekeeper.web.extensions import db
@@ -80,40 +80,90 @@ def use(monkeypatch: pytest.MonkeyPatch, worker: replayed.ReplayedGames) -> None
     db.session.rollback()
 
 
-@pytest.mark.parametrize("seed", range(6))
+def stored_rows(edit_key: str) -> int:
+    """How many event rows the game has stored, live or undone."""
+    row = db.session.scalars(select(GameRow).where(GameRow.edit_key == edit_key)).one()
+    count = select(func.count()).select_from(EventRow).where(EventRow.game_id == row.id)
+    return int(db.session.scalar(count) or 0)
+
+
+@pytest.mark.parametrize("seed", range(8))
 def test_two_workers_caches_always_equal_a_full_replay(
     app: Flask, monkeypatch: pytest.MonkeyPatch, seed: int
 ) -> None:
-    """Entries, undos and turned leads through either worker: every load is the stored game."""
+    """Entries, undos, redos and turned leads through either worker: every load is the stored
+    game's live events replayed whole, redo brings back exactly the latest undo while nothing
+    was entered since, a page that missed a change is refused, and no row is ever deleted."""
     rng = random.Random(seed)
     setup = SETUPS[seed % len(SETUPS)]
     script = play_game(setup, random.Random(seed), max_hands=4).events
     workers = [replayed.ReplayedGames(), replayed.ReplayedGames()]
+    redoable: list[list[Event]] = []
+    """What each undo since the last entry took away, the latest last (the model of Redo)."""
+    redone = 0
     with app.app_context():
         key = store.create(setup).row.edit_key
-        for _step in range(150):
+        versions = [store.load(key).version]
+        rows = 0
+        for _step in range(200):
             use(monkeypatch, rng.choice(workers))
             loaded = store.load(key)
             assert seen(loaded.game) == seen(stored_game(key))
+            assert loaded.version == versions[-1]
+            assert stored_rows(key) >= rows, "an undo or a redo deleted a stored event"
+            rows = stored_rows(key)
             seq = loaded.seq
             assert loaded.game.events[: len(script)] == script[:seq]
+            if rng.random() < 0.15 and len(versions) > 1:
+                # A page that missed a change (another phone's): refused, nothing changes.
+                old = rng.choice(versions[:-1])
+                action = rng.choice(["undo", "redo", "append"])
+                with pytest.raises(store.Stale):
+                    if action == "undo":
+                        store.undo(key, old)
+                    elif action == "redo":
+                        store.redo(key, old)
+                    else:
+                        store.append(key, old, script[seq : seq + 1])
+                continue
             roll = rng.random()
-            if roll < 0.2 and seq:
-                store.undo(key, loaded.version)
-            elif roll < 0.3 and turn_round(key):
+            if roll < 0.25 and seq:
+                _after, undone = store.undo(key, loaded.version)
+                assert undone
+                redoable.append(undone)
+            elif roll < 0.45:
+                if redoable:
+                    _after, events = store.redo(key, loaded.version)
+                    assert events == redoable.pop()[::-1]
+                    redone += 1
+                else:
+                    with pytest.raises(store.NothingToRedo):
+                        store.redo(key, loaded.version)
+                    continue
+            elif roll < 0.55 and turn_round(key):
+                redoable.clear()
+                versions.append(store.load(key).version)
                 use(monkeypatch, rng.choice(workers))
                 assert seen(store.load(key).game) == seen(stored_game(key))
                 assert turn_round(key)
             elif seq < len(script):
                 store.append(key, loaded.version, [script[seq]])
+                redoable.clear()
+            else:
+                continue
+            use(monkeypatch, rng.choice(workers))
+            versions.append(store.load(key).version)
+            assert versions[-1] > versions[-2], "a change must give the game a new version"
             if rng.random() < 0.1:
                 # An older entry put late (a slow thread): it must never pass for the current.
                 for worker in workers:
                     older = worker.get(key)
                     if older is not None:
                         rng.choice(workers).put(key, older)
-        use(monkeypatch, workers[0])
-        assert seen(store.load(key).game) == seen(stored_game(key))
+        for worker in workers:
+            use(monkeypatch, worker)
+            assert seen(store.load(key).game) == seen(stored_game(key))
+        assert redone, "the script never redid anything"
 
 
 def test_an_entry_on_a_stale_cache_is_checked_against_the_stored_game(
