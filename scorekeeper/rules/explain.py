@@ -13,13 +13,13 @@ replaying the events before it; :func:`explain_all` explains a whole log in one 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorekeeper.rules.events import Draw, Held, NewHand, Pass, Play, Settle
 from scorekeeper.rules.game import Game, Hand
 from scorekeeper.rules.layout import Layout, Placed
 from scorekeeper.rules.settlement import Settlement, round_to_five
+from scorekeeper.rules.wording import listed, signed, tile_count, wins
 
 KINDS: tuple[str, ...] = ("new-hand", "play", "draw", "pass", "settle")
 
@@ -50,26 +50,6 @@ class _Before:
 
     scores: tuple[int, ...]
     event: int
-
-
-def signed(points: int) -> str:
-    """A score change with its sign: "+15", "-10", "0"."""
-    return f"{points:+d}" if points else "0"
-
-
-def _wins(side: str) -> str:
-    """ "Ann wins", "Ann & Cy win"."""
-    return f"{side} win" if " & " in side else f"{side} wins"
-
-
-def _names(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _tiles(count: int) -> str:
-    return f"{count} tile{'s' if count != 1 else ''}"
 
 
 # -- the public entry points -------------------------------------------------------------------
@@ -237,7 +217,7 @@ def _new_hand(game: Game, hand: Hand, event: NewHand) -> tuple[str, tuple[str, .
         summary = f"Hand {hand.number} begins: {leader} leads{how}"
     rules = game.rules
     lines.append(
-        f"Each player takes {_tiles(rules.hand_size)}; {_tiles(rules.boneyard_size)} "
+        f"Each player takes {tile_count(rules.hand_size)}; {tile_count(rules.boneyard_size)} "
         "stay face down in the boneyard."
     )
     lines.append(f"{leader} may lead any tile, double or not.")
@@ -352,7 +332,7 @@ def _play(game: Game, hand: Hand, play: Play, before: _Before) -> tuple[str, tup
     summary = f"{what}: {_compact_parts(layout)}"
     summary += f", {name} +{scored.points}" if scored.points else ", no score"
     if game.winner is not None:
-        summary += f"; {_wins(game.sides[side])} the game"
+        summary += f"; {wins(game.sides[side])} the game"
     return summary + ".", tuple(steps)
 
 
@@ -360,7 +340,7 @@ def _play(game: Game, hand: Hand, play: Play, before: _Before) -> tuple[str, tup
 
 
 def _open_ends(layout: Layout) -> str:
-    return _names([f"{end.name} shows {end.shows}" for end in layout.ends()])
+    return listed([f"{end.name} shows {end.shows}" for end in layout.ends()])
 
 
 def _reserve_note(game: Game, boneyard: int) -> str:
@@ -379,13 +359,13 @@ def _draw(game: Game, hand: Hand, draw: Draw) -> tuple[str, tuple[str, ...]]:
     can = max(0, hand.boneyard - reserve)
     lines = [
         f"The open ends were {_open_ends(hand.layout)}.",
-        f"{name} drew {_tiles(draw.count)}: {could} could be drawn before, {can} now"
+        f"{name} drew {tile_count(draw.count)}: {could} could be drawn before, {can} now"
         f"{_reserve_note(game, hand.boneyard)}.",
-        f"{name} now holds {_tiles(hand.held[draw.player])}.",
+        f"{name} now holds {tile_count(hand.held[draw.player])}.",
         f"It is still {name}'s turn: a drawn tile that fits must be played at once; "
         + ("otherwise draw again." if can else "otherwise pass, as nothing more can be drawn."),
     ]
-    summary = f"{name} drew {_tiles(draw.count)}; {can} left to draw; still {name}'s turn."
+    summary = f"{name} drew {tile_count(draw.count)}; {can} left to draw; still {name}'s turn."
     return summary, tuple(lines)
 
 
@@ -448,7 +428,7 @@ def _collector_line(game: Game, hand: Hand, s: Settlement) -> str:
     lowest = [game.players[seat] for seat, pips in enumerate(s.pips) if pips == fewest]
     if s.collector is None:
         return (
-            f"The hand was blocked: {_names(lowest)} tie for the fewest pips ({fewest}): "
+            f"The hand was blocked: {listed(lowest)} tie for the fewest pips ({fewest}): "
             "nobody collects."
         )
     return f"The hand was blocked: {lowest[0]} holds the fewest pips ({fewest}) and collects."
@@ -469,7 +449,7 @@ def _collect_lines(game: Game, hand: Hand, event: Settle, s: Settlement) -> list
     name = game.players[winner]
     others = [seat for seat in range(len(game.players)) if game.side_of(seat) != side]
     total = sum(s.pips[seat] for seat in others)
-    shown = _names([f"{game.players[seat]} {s.pips[seat]}" for seat in others])
+    shown = listed([f"{game.players[seat]} {s.pips[seat]}" for seat in others])
     own = s.pips[winner]
     floor = " (never below 0)" if total - own < 0 else ""
     lines.append(
@@ -499,7 +479,7 @@ def _target_line(game: Game) -> str:
         return f"{game.sides[side]} {scores[side]} >= {target}: wins"
     if best >= target:
         tied = [game.sides[side] for side, score in enumerate(scores) if score == best]
-        return f"{_names(tied)} tied at {best} (target {target}): another hand"
+        return f"{listed(tied)} tied at {best} (target {target}): another hand"
     return f"nobody has reached {target} (highest {best}): another hand"
 
 
@@ -523,5 +503,5 @@ def _settle(game: Game, hand: Hand, event: Settle, before: _Before) -> tuple[str
     summary = f"Hand {hand.number} settled: {changes}."
     if game.winner is not None:
         side = game.winner
-        summary += f" {_wins(game.sides[side])} the game with {game.scores[side]}."
+        summary += f" {wins(game.sides[side])} the game with {game.scores[side]}."
     return summary, tuple(lines)

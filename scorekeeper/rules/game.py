@@ -32,12 +32,7 @@ from scorekeeper.rules.options import (
 )
 from scorekeeper.rules.settlement import Settlement, check_remaining, settle
 from scorekeeper.rules.tiles import Tile
-
-
-def _names(items: Sequence[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+from scorekeeper.rules.wording import listed, tile_count
 
 
 @dataclass(frozen=True)
@@ -110,7 +105,7 @@ class Setup:
         if isinstance(name, str) and name in self._seats:
             return self._seats[name]
         raise MalformedInput(
-            f"{name!r} is not a player in this game; the players are {_names(self.players)}."
+            f"{name!r} is not a player in this game; the players are {listed(self.players)}."
         )
 
 
@@ -429,7 +424,7 @@ class Game:
                 f"{player}'s {tile} fits no open end: {self._ends_text(layout)}.",
             )
         if len(fits) > 1:
-            shown = _names([f"{name} (shows {layout.arms[name].value})" for name in fits])
+            shown = listed([f"{name} (shows {layout.arms[name].value})" for name in fits])
             raise IllegalEntry(
                 "end-ambiguous", f"{player}'s {tile} fits {shown}: name the end to play it on."
             )
@@ -443,10 +438,7 @@ class Game:
         if draw.count > can:
             player = self._name(draw.player)
             asked = "a tile" if draw.count == 1 else f"{draw.count} tiles"
-            if can == 0:
-                left = "the boneyard is empty"
-            else:
-                left = f"only {can} tile{'s' if can != 1 else ''} can be drawn"
+            left = f"only {tile_count(can)} can be drawn" if can else "the boneyard is empty"
             if self.rules.boneyard_reserve and hand.boneyard:
                 left += f" ({min(hand.boneyard, self.rules.boneyard_reserve)} kept in reserve)"
             then = f"{player} must pass if no tile fits" if can == 0 else f"draw at most {can}"
@@ -458,8 +450,8 @@ class Game:
         if can:
             raise IllegalEntry(
                 "pass-boneyard",
-                f"{self._name(passing.player)} cannot pass while {can} "
-                f"tile{'s' if can != 1 else ''} can be drawn: draw until a tile fits.",
+                f"{self._name(passing.player)} cannot pass while {tile_count(can)} "
+                "can be drawn: draw until a tile fits.",
             )
 
     def _check_new_hand(self, new: NewHand) -> None:
@@ -613,13 +605,13 @@ class Game:
 
     @staticmethod
     def _ends_text(layout: Layout) -> str:
-        return _names([f"{end.name} shows {end.shows}" for end in layout.ends()])
+        return listed([f"{end.name} shows {end.shows}" for end in layout.ends()])
 
     @staticmethod
     def _fits_sentence(layout: Layout, fits: list[str]) -> str:
         if not fits:
             return "It fits no open end."
-        return "It fits " + _names([f"{n} (shows {layout.arms[n].value})" for n in fits]) + "."
+        return "It fits " + listed([f"{n} (shows {layout.arms[n].value})" for n in fits]) + "."
 
     def _unknown_end_message(self, layout: Layout, end: str) -> str:
         open_ends = f"The open ends are {self._ends_text(layout)}."

@@ -27,6 +27,7 @@ from scorekeeper.rules.events import Draw, Event, NewHand, Pass, Settle
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.layout import End
 from scorekeeper.rules.tiles import Tile
+from scorekeeper.rules.wording import listed
 
 
 @dataclass(frozen=True)
@@ -60,10 +61,7 @@ def _hand_bounds(events: list[Event], hand_number: int) -> tuple[int, int] | Non
 
 
 def _fitted(ends: tuple[End, ...]) -> str:
-    shown = [f"{end.name} (shows {end.shows})" for end in ends]
-    if len(shown) == 1:
-        return shown[0]
-    return ", ".join(shown[:-1]) + " and " + shown[-1]
+    return listed([f"{end.name} (shows {end.shows})" for end in ends])
 
 
 def _message(event: int, name: str, action: str, tile: Tile, ends: tuple[End, ...]) -> str:

@@ -20,6 +20,7 @@ from scorekeeper.rules.options import (
     Rules,
     default_partners,
 )
+from scorekeeper.rules.wording import tile_count
 
 RULE_TITLES: dict[str, str] = {
     "record": "Well-formed entries",
@@ -174,7 +175,7 @@ def _number_text(name: str, value: int) -> str:
     if name == "boneyard_reserve":
         if value == 0:
             return "every tile of the boneyard can be drawn"
-        return f"the last {value} tile{'s' if value != 1 else ''} of the boneyard are never drawn"
+        return f"the last {tile_count(value)} of the boneyard are never drawn"
     if name == "target":
         return f"the game is won at {value} points"
     return str(value)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from scorekeeper.rules.errors import IllegalEntry
 from scorekeeper.rules.tiles import ALL_TILES, TOTAL_PIPS, Tile
+from scorekeeper.rules.wording import tile_count
 
 if TYPE_CHECKING:
     from scorekeeper.rules.events import Held
@@ -39,10 +40,6 @@ class Settlement:
     bonus_in_fives: bool = False
 
 
-def _tiles(count: int) -> str:
-    return f"{count} tile{'s' if count != 1 else ''}"
-
-
 def check_remaining(
     remaining: Mapping[int, Held],
     held: Sequence[int],
@@ -66,14 +63,14 @@ def check_remaining(
         if given is None:
             raise IllegalEntry(
                 "remaining",
-                f"{name} still holds {_tiles(count)}: give their pip total or the tiles.",
+                f"{name} still holds {tile_count(count)}: give their pip total or the tiles.",
             )
         if isinstance(given, int):
             low, high = sum(free[:count]), sum(free[-count:])
             if not low <= given <= high:
                 raise IllegalEntry(
                     "remaining",
-                    f"{name} holds {_tiles(count)}, which add up to {low} to {high} pips "
+                    f"{name} holds {tile_count(count)}, which add up to {low} to {high} pips "
                     f"among the tiles not on the table; {given} is impossible.",
                 )
             pips[seat] = given
@@ -81,7 +78,7 @@ def check_remaining(
         if len(given) != count:
             raise IllegalEntry(
                 "remaining",
-                f"{name} holds {_tiles(count)}, but {_tiles(len(given))} are named.",
+                f"{name} holds {tile_count(count)}, but {tile_count(len(given))} are named.",
             )
         for tile in given:
             if tile in on_table:

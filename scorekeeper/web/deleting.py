@@ -27,12 +27,13 @@ from flask import (
 from flask.cli import with_appcontext
 from werkzeug.wrappers import Response
 
+from scorekeeper.rules.wording import listed
 from scorekeeper.web import store
 from scorekeeper.web.access import NO_GAME, load_or_404, remember, remembered
 from scorekeeper.web.errors import render_error
 from scorekeeper.web.models import GameRow, now
 from scorekeeper.web.store import EDIT, CannotDelete, NotFound
-from scorekeeper.web.table import names, table_view
+from scorekeeper.web.table import table_view
 
 bp = Blueprint("deleting", __name__)
 
@@ -63,7 +64,7 @@ class Deleted:
     @property
     def players(self) -> str:
         """ "Ann, Bob and Cy"."""
-        return names(list(self.row.players))
+        return listed(list(self.row.players))
 
 
 def recently_deleted() -> list[Deleted]:
@@ -108,7 +109,7 @@ def delete(key: str) -> Response | tuple[str, int]:
         return confirm(key)[0], 409
     store.purge(now() - undo_window())
     flash(
-        f"Deleted: {names(list(row.players))}. Undo it below within {_minutes()} minutes; "
+        f"Deleted: {listed(list(row.players))}. Undo it below within {_minutes()} minutes; "
         "after that it is gone for good."
     )
     return redirect(url_for("games.index"), code=303)
@@ -122,7 +123,7 @@ def restore(key: str) -> Response | tuple[str, int, dict[str, str]]:
     except NotFound:
         return render_error(404, TOO_LATE.format(minutes=_minutes()))
     remember(row, EDIT)
-    flash(f"Restored: {names(list(row.players))}. Both its links work again.")
+    flash(f"Restored: {listed(list(row.players))}. Both its links work again.")
     return redirect(url_for("games.index"), code=303)
 
 

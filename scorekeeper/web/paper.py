@@ -19,6 +19,7 @@ from scorekeeper.rules.notes import Note, referee_notes
 from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, PRESETS
 from scorekeeper.rules.rulebook import rulebook
 from scorekeeper.rules.sheet import Tally, score_sheet, sheet_csv, tally
+from scorekeeper.rules.wording import listed
 from scorekeeper.web.access import DOORS, load_or_404
 from scorekeeper.web.store import Door, Loaded, download_name, undone_events
 
@@ -243,8 +244,7 @@ def tally_words(marks: Tally) -> str:
         parts.append(f"{marks.rest} more")
     text = str(marks.value)
     if parts:
-        text += ", drawn as " + (", ".join(parts[:-1]) + " and " if len(parts) > 1 else "")
-        text += parts[-1]
+        text += ", drawn as " + listed(parts)
     return text
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from scorekeeper.rules.layout import Layout, Placed
 from scorekeeper.rules.tiles import Tile
+from scorekeeper.rules.wording import tile_count
 
 SCALE = 50.0
 """SVG units in one tile width (a tile is drawn 100 by 50)."""
@@ -455,7 +456,7 @@ def _finish(table: _Table, layout: Layout) -> Picture:
 
 def _title(layout: Layout) -> str:
     count = len(layout)
-    return f"The table: {count} tile{'s' if count != 1 else ''}, count {layout.count()}"
+    return f"The table: {tile_count(count)}, count {layout.count()}"
 
 
 def _describe(layout: Layout, highlight: Collection[str]) -> list[str]:

@@ -9,10 +9,11 @@ import random
 from flask import Blueprint, flash, redirect, url_for
 
 from scorekeeper.rules import Event, NewHand
+from scorekeeper.rules.wording import listed
 from scorekeeper.web import store
 from scorekeeper.web.access import load_or_404, remember
 from scorekeeper.web.store import EDIT
-from scorekeeper.web.table import names, table_view
+from scorekeeper.web.table import table_view
 from scorekeeper.web.views import Answer, render_table
 
 bp = Blueprint("rematch", __name__)
@@ -43,5 +44,5 @@ def rematch(key: str) -> Answer:
         how = f"{players[leader]} leads hand 1, chosen by lot"
     again = store.create(setup, events)
     remember(again.row, EDIT)
-    flash(f"Rematch: {names(players)} in the same seats, with the same house rules; {how}.")
+    flash(f"Rematch: {listed(players)} in the same seats, with the same house rules; {how}.")
     return redirect(url_for("games.table", key=again.row.edit_key, **extra), code=303)

@@ -6,7 +6,6 @@ log as replayed by the referee; templates only lay it out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -24,6 +23,7 @@ from scorekeeper.rules import (
     Settle,
     Tile,
 )
+from scorekeeper.rules.wording import listed, signed
 from scorekeeper.web.held import tiles_named
 from scorekeeper.web.picture import Picture, picture
 from scorekeeper.web.store import (
@@ -34,18 +34,6 @@ from scorekeeper.web.store import (
     turnable_lead,
     undo_steps,
 )
-
-
-def names(items: Sequence[str]) -> str:
-    """ "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def signed(number: int) -> str:
-    """A score change with its sign: +15, -10, 0."""
-    return f"+{number}" if number > 0 else str(number)
 
 
 @dataclass(frozen=True)
@@ -574,7 +562,7 @@ def settlement_lines(game: Game, hand: Hand) -> list[str]:
     points = settlement.changes[side]
     line = (
         f"{players[collector]} {how}: collects {settlement.collected} from "
-        f"{names(others)}{less}, rounds to {points * 5 if settlement.bonus_in_fives else points}"
+        f"{listed(others)}{less}, rounds to {points * 5 if settlement.bonus_in_fives else points}"
         f": {signed(points)}"
     )
     if settlement.bonus_in_fives:

@@ -47,6 +47,7 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.options import default_partners
 from scorekeeper.rules.record import load_record, write_record
+from scorekeeper.rules.wording import listed
 from scorekeeper.web import store
 from scorekeeper.web.access import DOORS, NO_GAME, forget, load_or_404, my_games, remember
 from scorekeeper.web.deleting import recently_deleted
@@ -71,7 +72,7 @@ from scorekeeper.web.store import (
     Stale,
     download_name,
 )
-from scorekeeper.web.table import Refused, TableView, lead_winner, names, table_view, undo_label
+from scorekeeper.web.table import Refused, TableView, lead_winner, table_view, undo_label
 
 bp = Blueprint("games", __name__)
 
@@ -401,7 +402,7 @@ def _draw_for_lead(loaded: Loaded, form: LeadForm) -> Answer:
     if leader is None:
         best = drawn[tied[0]].pips
         notice = (
-            f"{names([game.players[s] for s in tied])} tie with {best} pips: "
+            f"{listed([game.players[s] for s in tied])} tie with {best} pips: "
             "they draw again (put the tiles back and shuffle)."
         )
         return render_table(_view(loaded, notice=notice, lead_round=tied, lead_values={}))
@@ -543,7 +544,7 @@ def import_game() -> Answer:
         return render_template("import.html", form=form, refusal=refusal), 422
     loaded = store.create(game.setup, game.events)
     remember(loaded.row, EDIT)
-    flash(f"Imported: {names(list(game.players))}.")
+    flash(f"Imported: {listed(list(game.players))}.")
     return redirect(url_for("games.table", key=loaded.row.edit_key), code=303)
 
 
