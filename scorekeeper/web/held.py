@@ -9,31 +9,13 @@ only the boxes are sent. Either way the referee gets one answer per player, or a
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from scorekeeper.rules import Held, MalformedInput, Refusal, Tile, parse_tile
+from scorekeeper.rules.entering import parse_held
 
-_PIPS = re.compile(r"^\d{1,4}$")
-_SEPARATORS = re.compile(r"[\s,;]+")
 MAX_TICKED = 28
 """No hand holds more tiles than the set has; more boxes than that are not read."""
-
-
-def parse_held(name: str, text: str) -> Held | None:
-    """What a player says they hold: a pip total ("13") or tiles ("6-1 0-0"); None if blank."""
-    text = text.strip()
-    if not text:
-        return None
-    if _PIPS.match(text):
-        return int(text)
-    try:
-        return tuple(parse_tile(part) for part in _SEPARATORS.split(text) if part)
-    except MalformedInput:
-        raise Refusal(
-            "remaining",
-            f'{name}: "{text}" is neither a pip total nor tiles written like "6-1 0-0".',
-        ) from None
 
 
 def tiles_named(text: str) -> tuple[Tile, ...]:

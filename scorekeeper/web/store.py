@@ -37,6 +37,7 @@ from scorekeeper.rules import (
     Setup,
     parse_tile,
 )
+from scorekeeper.rules.entering import CannotTurn, next_hand, turnable_lead, undo_steps
 from scorekeeper.web import replayed
 from scorekeeper.web.extensions import db
 from scorekeeper.web.models import EventRow, GameRow
@@ -457,34 +458,6 @@ def append(edit_key: str, expected_version: int, events: Sequence[Event]) -> Loa
     return Loaded(row, game, EDIT, kept.version)
 
 
-def next_hand(game: Game) -> NewHand | None:
-    """The next hand, when a settled domino hand leaves no choice of leader."""
-    leader = game.next_leader
-    if game.phase == "lead" and leader is not None:
-        return NewHand(leader)
-    return None
-
-
-def undo_steps(game: Game) -> int:
-    """How many events one undo removes: the next hand begun with a settlement goes with it.
-
-    After a domino hand the app begins the next hand (its leader is known) in the same entry
-    as the settlement, so undoing that settlement removes both.
-    """
-    events = game.events
-    if not events:
-        return 0
-    if (
-        isinstance(events[-1], NewHand)
-        and len(events) >= 2
-        and isinstance(events[-2], Settle)
-        and len(game.hands) >= 2
-        and game.hands[-2].result == "domino"
-    ):
-        return 2
-    return 1
-
-
 def undo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
     """Undo the last entry if the game is at ``expected_version``; return what was removed."""
     row = _lock(edit_key)
@@ -548,43 +521,6 @@ def redo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
         raise
     replayed.games.put(edit_key, kept)
     return Loaded(row, game, EDIT, kept.version), events
-
-
-class CannotTurn(Exception):
-    """The lead tile cannot be turned round now; the message says why, in plain words."""
-
-
-def turnable_lead(game: Game) -> int:
-    """Where the current hand's lead is in ``game.events``, if it may still be turned round.
-
-    Which half of the lead faces ``W`` is only a matter of how it lies on the table, so it
-    may be changed until the hand's second tile is played (draws and passes in between do
-    not depend on it). A double shows the same number both ways. Otherwise CannotTurn.
-    """
-    hand = game.hand
-    if hand is None or game.phase == "lead":
-        raise CannotTurn("No hand is being played: there is no lead tile to turn.")
-    if game.phase != "play":
-        raise CannotTurn(f"Hand {hand.number} is over: its lead tile can no longer be turned.")
-    if not hand.plays:
-        leader = game.players[hand.leader]
-        raise CannotTurn(f"{leader} has not led hand {hand.number} yet: there is no tile to turn.")
-    lead = hand.plays[0].tile
-    if len(hand.plays) > 1:
-        second = hand.plays[1]
-        raise CannotTurn(
-            f"The lead {lead} can no longer be turned: {game.players[second.player]}'s "
-            f"{second.tile} is on the table. A lead can be turned only until the second tile "
-            "is played."
-        )
-    if lead.is_double:
-        raise CannotTurn(
-            f"The lead {lead} is a double: it shows {lead.high} both ways, so there is "
-            "nothing to turn."
-        )
-    events = game.events
-    begun = max(i for i, event in enumerate(events) if isinstance(event, NewHand))
-    return next(i for i in range(begun + 1, len(events)) if isinstance(events[i], Play))
 
 
 def turn_lead(edit_key: str, expected_version: int, west: int) -> Loaded:

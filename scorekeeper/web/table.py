@@ -23,16 +23,14 @@ from scorekeeper.rules import (
     Settle,
     Tile,
 )
+from scorekeeper.rules.entering import CannotTurn, turnable_lead, undo_steps
 from scorekeeper.rules.wording import listed, signed
 from scorekeeper.web.held import tiles_named
 from scorekeeper.web.picture import Picture, picture
 from scorekeeper.web.store import (
-    CannotTurn,
     Door,
     Loaded,
     redo_events,
-    turnable_lead,
-    undo_steps,
 )
 
 
@@ -591,10 +589,3 @@ def hand_summaries(game: Game) -> list[HandSummary]:
             )
         )
     return rows
-
-
-def lead_winner(drawn: dict[int, Tile]) -> tuple[int | None, tuple[int, ...]]:
-    """Draw for the lead: the seat with the highest pip total, or the seats tied for it."""
-    best = max(t.pips for t in drawn.values())
-    tied = tuple(seat for seat, t in sorted(drawn.items()) if t.pips == best)
-    return (tied[0], ()) if len(tied) == 1 else (None, tied)

@@ -45,6 +45,7 @@ from scorekeeper.rules import (
     parse_tile,
     tile,
 )
+from scorekeeper.rules.entering import CannotTurn, lead_winner, parse_held
 from scorekeeper.rules.options import default_partners
 from scorekeeper.rules.record import load_record, write_record
 from scorekeeper.rules.wording import listed
@@ -62,17 +63,16 @@ from scorekeeper.web.forms import (
     SettleForm,
     TurnForm,
 )
-from scorekeeper.web.held import MAX_TICKED, held_of, parse_held
+from scorekeeper.web.held import MAX_TICKED, held_of
 from scorekeeper.web.store import (
     EDIT,
-    CannotTurn,
     Loaded,
     NotFound,
     NothingToRedo,
     Stale,
     download_name,
 )
-from scorekeeper.web.table import Refused, TableView, lead_winner, table_view, undo_label
+from scorekeeper.web.table import Refused, TableView, table_view, undo_label
 
 bp = Blueprint("games", __name__)
 

@@ -14,6 +14,7 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from scorekeeper.rules import Event, Game, NewHand, Play, Setup, tile
+from scorekeeper.rules.entering import CannotTurn, turnable_lead
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web import replayed, store
 from scorekeeper.web.extensions import db
@@ -65,8 +66,8 @@ def turn_round(edit_key: str) -> bool:
     """Turn the current lead round if it may be; whether it was."""
     loaded = store.load(edit_key)
     try:
-        store.turnable_lead(loaded.game)
-    except store.CannotTurn:
+        turnable_lead(loaded.game)
+    except CannotTurn:
         return False
     hand = loaded.game.hand
     assert hand is not None

@@ -1,0 +1,107 @@
+"""How entering a game at a table works, beyond the moves themselves: what one undo takes
+back, when the next hand begins by itself, until when the lead tile may be turned round, who
+wins the draw for the lead, and how a player says what they still hold.
+
+The web layer asks these questions; the answers are rules of the app's referee, so they live
+here with the rest of it, in pure Python.
+"""
+
+from __future__ import annotations
+
+import re
+
+from scorekeeper.rules.errors import MalformedInput, Refusal
+from scorekeeper.rules.events import Held, NewHand, Play, Settle
+from scorekeeper.rules.game import Game
+from scorekeeper.rules.tiles import Tile, parse_tile
+
+_PIPS = re.compile(r"^\d{1,4}$")
+_SEPARATORS = re.compile(r"[\s,;]+")
+
+
+def next_hand(game: Game) -> NewHand | None:
+    """The next hand, when a settled domino hand leaves no choice of leader."""
+    leader = game.next_leader
+    if game.phase == "lead" and leader is not None:
+        return NewHand(leader)
+    return None
+
+
+def undo_steps(game: Game) -> int:
+    """How many events one undo removes: the next hand begun with a settlement goes with it.
+
+    After a domino hand the app begins the next hand (its leader is known) in the same entry
+    as the settlement, so undoing that settlement removes both.
+    """
+    events = game.events
+    if not events:
+        return 0
+    if (
+        isinstance(events[-1], NewHand)
+        and len(events) >= 2
+        and isinstance(events[-2], Settle)
+        and len(game.hands) >= 2
+        and game.hands[-2].result == "domino"
+    ):
+        return 2
+    return 1
+
+
+class CannotTurn(Exception):
+    """The lead tile cannot be turned round now; the message says why, in plain words."""
+
+
+def turnable_lead(game: Game) -> int:
+    """Where the current hand's lead is in ``game.events``, if it may still be turned round.
+
+    Which half of the lead faces ``W`` is only a matter of how it lies on the table, so it
+    may be changed until the hand's second tile is played (draws and passes in between do
+    not depend on it). A double shows the same number both ways. Otherwise CannotTurn.
+    """
+    hand = game.hand
+    if hand is None or game.phase == "lead":
+        raise CannotTurn("No hand is being played: there is no lead tile to turn.")
+    if game.phase != "play":
+        raise CannotTurn(f"Hand {hand.number} is over: its lead tile can no longer be turned.")
+    if not hand.plays:
+        leader = game.players[hand.leader]
+        raise CannotTurn(f"{leader} has not led hand {hand.number} yet: there is no tile to turn.")
+    lead = hand.plays[0].tile
+    if len(hand.plays) > 1:
+        second = hand.plays[1]
+        raise CannotTurn(
+            f"The lead {lead} can no longer be turned: {game.players[second.player]}'s "
+            f"{second.tile} is on the table. A lead can be turned only until the second tile "
+            "is played."
+        )
+    if lead.is_double:
+        raise CannotTurn(
+            f"The lead {lead} is a double: it shows {lead.high} both ways, so there is "
+            "nothing to turn."
+        )
+    events = game.events
+    begun = max(i for i, event in enumerate(events) if isinstance(event, NewHand))
+    return next(i for i in range(begun + 1, len(events)) if isinstance(events[i], Play))
+
+
+def lead_winner(drawn: dict[int, Tile]) -> tuple[int | None, tuple[int, ...]]:
+    """Draw for the lead: the seat with the highest pip total, or the seats tied for it."""
+    best = max(t.pips for t in drawn.values())
+    tied = tuple(seat for seat, t in sorted(drawn.items()) if t.pips == best)
+    return (tied[0], ()) if len(tied) == 1 else (None, tied)
+
+
+def parse_held(name: str, text: str) -> Held | None:
+    """What a player says they hold: a pip total ("13") or tiles ("6-1 0-0"); None if blank."""
+    text = text.strip()
+    if not text:
+        return None
+    if _PIPS.match(text):
+        return int(text)
+    try:
+        return tuple(parse_tile(part) for part in _SEPARATORS.split(text) if part)
+    except MalformedInput:
+        raise Refusal(
+            "remaining",
+            f'{name}: "{text}" is neither a pip total nor tiles written like "6-1 0-0".',
+        ) from None
