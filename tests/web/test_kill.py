@@ -1,0 +1,218 @@
+"""The server killed in the middle of a burst of entries loses nothing it acknowledged.
+
+gunicorn serves the app (2 workers, as the README's club setup) on the test database:
+SQLite, or PostgreSQL under ``SCOREKEEPER_TEST_DATABASE_URL``. Two phones per game enter a
+simulated game as fast as the server answers, both sending each entry with the same page
+token, so that every entry is also raced. Halfway, every server process gets SIGKILL; the
+server is started again and the phones carry on. Then every game must replay legally, hold
+each entry that got a 303, and hold no entry twice.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clubtable import Entry, event_key, simulated_game
+from flask import Flask
+
+from scorekeeper.rules import Game
+from scorekeeper.rules.record import load_record, write_record
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = 5
+PHONES = 2
+BEFORE_KILL = 3.0
+AFTER_RESTART = 1.5
+SEQ = re.compile(r'name="seq" value="([^"]+)"')
+EDIT = re.compile(r"^/games/([A-Za-z0-9_-]{22})")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _request(
+    port: int, method: str, path: str, body: bytes = b"", content_type: str = ""
+) -> tuple[int, str, dict[str, str]]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    headers = {"Content-Type": content_type or "application/x-www-form-urlencoded"}
+    try:
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.read().decode(), dict(response.getheaders())
+    finally:
+        connection.close()
+
+
+class Server:
+    """gunicorn in its own process group, so that SIGKILL reaches every worker at once."""
+
+    def __init__(self, database: str) -> None:
+        self.port = _free_port()
+        self.database = database
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start gunicorn and wait until it answers."""
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.database,
+            "SCOREKEEPER_SECRET_KEY": "kill-test",
+            "SCOREKEEPER_WTF_CSRF_ENABLED": "false",
+            "SCOREKEEPER_RATELIMIT_ENABLED": "false",
+        }
+        command = [
+            sys.executable, "-m", "gunicorn", "--workers", "2", "--threads", "4",
+            "--bind", f"127.0.0.1:{self.port}", "app:create_app()",
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                _request(self.port, "GET", "/games/new")
+                return
+            except OSError:
+                assert self.process.poll() is None, "gunicorn exited"
+                time.sleep(0.1)
+        raise AssertionError("gunicorn did not answer within 30 s")
+
+    def kill(self) -> None:
+        """SIGKILL the master and every worker: nothing gets to finish what it was writing."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+@dataclass
+class Played:
+    """One game at the table: its entries, and what the server acknowledged."""
+
+    key: str
+    setup_events: list[tuple[object, ...]]
+    entries: list[Entry]
+    acked: list[int] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def _record(port: int, key: str) -> str:
+    status, body, _ = _request(port, "GET", f"/games/{key}/record.json")
+    assert status == 200, status
+    return body
+
+
+def _count(record: str) -> int:
+    """How many events a record holds (a hand: its lead, its events, its settlement)."""
+    hands = json.loads(record)["hands"]
+    return sum(1 + len(hand["events"]) + ("remaining" in hand) for hand in hands)
+
+
+def _phone(port: int, played: Played, until: float) -> None:
+    """Enter the game's next entry with the page's token, again and again until ``until``."""
+    by_before = {entry.before: index for index, entry in enumerate(played.entries)}
+    while time.monotonic() < until:
+        try:
+            status, page, _ = _request(port, "GET", f"/games/{played.key}")
+            token = SEQ.search(page)
+            stored = _count(_record(port, played.key))
+            if stored not in by_before:
+                return  # the game is over
+            index = by_before[stored]
+            entry = played.entries[index]
+            assert token is not None, page[:300]
+            form = {"seq": token.group(1), **entry.fields}
+            body = "&".join(f"{name}={value.replace(' ', '+')}" for name, value in form.items())
+            status, _, _ = _request(
+                port, "POST", f"/games/{played.key}/{entry.action}", body.encode()
+            )
+        except (OSError, http.client.HTTPException):
+            time.sleep(0.05)  # the server is down: try again until it is back or time is up
+            continue
+        if status == 303:
+            with played.lock:
+                played.acked.append(index)
+        elif status != 409:
+            played.problems.append(f"{entry.action} {entry.fields} answered {status}")
+            return
+
+
+def _burst(server: Server, games: list[Played], seconds: float) -> None:
+    until = time.monotonic() + seconds
+    threads = [
+        threading.Thread(target=_phone, args=(server.port, played, until))
+        for played in games
+        for _ in range(PHONES)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def test_a_killed_server_keeps_every_acknowledged_entry_once(app: Flask) -> None:
+    server = Server(app.config["SQLALCHEMY_DATABASE_URI"])
+    server.start()
+    try:
+        games: list[Played] = []
+        for seed in range(GAMES):
+            setup, events, entries = simulated_game(seed, max_hands=3)
+            record = json.dumps(write_record(Game(setup))).encode()
+            boundary = "killtestboundary"
+            body = (
+                (f'--{boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\n').encode()
+                + record
+                + f"\r\n--{boundary}--\r\n".encode()
+            )
+            status, _, headers = _request(
+                server.port, "POST", "/games/import", body,
+                f"multipart/form-data; boundary={boundary}",
+            )  # fmt: skip
+            assert status == 303, status
+            found = EDIT.match(headers["Location"])
+            assert found
+            games.append(Played(found.group(1), [event_key(e) for e in events], entries))
+
+        killer = threading.Timer(BEFORE_KILL, server.kill)
+        killer.start()
+        _burst(server, games, BEFORE_KILL + 0.5)
+        killer.join()
+        acked_before_kill = sum(len(played.acked) for played in games)
+        server.start()
+        _burst(server, games, AFTER_RESTART)
+
+        for played in games:
+            assert not played.problems, played.problems
+            record = _record(server.port, played.key)
+            game = load_record(record, unsettled_last_hand=True)  # every rule, or a refusal
+            assert len(game.events) == _count(record)
+            stored = [event_key(event) for event in game.events]
+            assert stored == played.setup_events[: len(stored)], (
+                "an entry stored twice or out of order"
+            )
+            assert len(set(played.acked)) == len(played.acked), "an entry acknowledged twice"
+            for index in played.acked:
+                assert played.entries[index].after <= len(stored), "an acknowledged entry was lost"
+        assert acked_before_kill >= GAMES, "too few entries before the kill to prove much"
+        assert sum(len(played.acked) for played in games) > acked_before_kill
+    finally:
+        server.kill()
