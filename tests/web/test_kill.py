@@ -3,7 +3,8 @@
 gunicorn serves the app (2 workers, as the README's club setup) on the test database:
 SQLite, or PostgreSQL under ``SCOREKEEPER_TEST_DATABASE_URL``. Two phones per game enter a
 simulated game as fast as the server answers, both sending each entry with the same page
-token, so that every entry is also raced. Halfway, every server process gets SIGKILL; the
+token, so that every entry is also raced. Once 15 entries were acknowledged, while the
+phones are still sending, every server process gets SIGKILL; the
 server is started again and the phones carry on. Then every game must replay legally, hold
 each entry that got a 303, and hold no entry twice.
 """
@@ -32,8 +33,10 @@ from scorekeeper.rules.record import load_record, write_record
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = 5
 PHONES = 2
-BEFORE_KILL = 3.0
-AFTER_RESTART = 1.5
+KILL_AFTER = 15
+"""The server is killed once this many entries were acknowledged (the phones still sending)."""
+MOST_BEFORE_KILL = 20.0
+AFTER_RESTART = 2.0
 SEQ = re.compile(r'name="seq" value="([^"]+)"')
 EDIT = re.compile(r"^/games/([A-Za-z0-9_-]{22})")
 
@@ -127,10 +130,21 @@ def _count(record: str) -> int:
     return sum(1 + len(hand["events"]) + ("remaining" in hand) for hand in hands)
 
 
-def _phone(port: int, played: Played, until: float) -> None:
-    """Enter the game's next entry with the page's token, again and again until ``until``."""
+class Clock:
+    """When the phones stop: a time that the killer may bring forward."""
+
+    def __init__(self, seconds: float) -> None:
+        self.until = time.monotonic() + seconds
+
+    def running(self) -> bool:
+        """Whether the phones carry on."""
+        return time.monotonic() < self.until
+
+
+def _phone(port: int, played: Played, clock: Clock) -> None:
+    """Enter the game's next entry with the page's token, again and again while ``clock`` runs."""
     by_before = {entry.before: index for index, entry in enumerate(played.entries)}
-    while time.monotonic() < until:
+    while clock.running():
         try:
             status, page, _ = _request(port, "GET", f"/games/{played.key}")
             token = SEQ.search(page)
@@ -156,13 +170,26 @@ def _phone(port: int, played: Played, until: float) -> None:
             return
 
 
-def _burst(server: Server, games: list[Played], seconds: float) -> None:
-    until = time.monotonic() + seconds
+def _acked(games: list[Played]) -> int:
+    return sum(len(played.acked) for played in games)
+
+
+def _killer(server: Server, games: list[Played], clock: Clock) -> None:
+    """SIGKILL the server once KILL_AFTER entries are acknowledged; the phones go on a moment."""
+    while clock.running() and _acked(games) < KILL_AFTER:
+        time.sleep(0.01)
+    server.kill()
+    clock.until = min(clock.until, time.monotonic() + 0.5)
+
+
+def _burst(server: Server, games: list[Played], clock: Clock, kill: bool = False) -> None:
     threads = [
-        threading.Thread(target=_phone, args=(server.port, played, until))
+        threading.Thread(target=_phone, args=(server.port, played, clock))
         for played in games
         for _ in range(PHONES)
     ]
+    if kill:
+        threads.append(threading.Thread(target=_killer, args=(server, games, clock)))
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -192,13 +219,10 @@ def test_a_killed_server_keeps_every_acknowledged_entry_once(app: Flask) -> None
             assert found
             games.append(Played(found.group(1), [event_key(e) for e in events], entries))
 
-        killer = threading.Timer(BEFORE_KILL, server.kill)
-        killer.start()
-        _burst(server, games, BEFORE_KILL + 0.5)
-        killer.join()
-        acked_before_kill = sum(len(played.acked) for played in games)
+        _burst(server, games, Clock(MOST_BEFORE_KILL), kill=True)
+        acked_before_kill = _acked(games)
         server.start()
-        _burst(server, games, AFTER_RESTART)
+        _burst(server, games, Clock(AFTER_RESTART))
 
         for played in games:
             assert not played.problems, played.problems
@@ -212,7 +236,7 @@ def test_a_killed_server_keeps_every_acknowledged_entry_once(app: Flask) -> None
             assert len(set(played.acked)) == len(played.acked), "an entry acknowledged twice"
             for index in played.acked:
                 assert played.entries[index].after <= len(stored), "an acknowledged entry was lost"
-        assert acked_before_kill >= GAMES, "too few entries before the kill to prove much"
-        assert sum(len(played.acked) for played in games) > acked_before_kill
+        assert acked_before_kill >= KILL_AFTER, "too few entries before the kill to prove much"
+        assert _acked(games) > acked_before_kill, "no entry was acknowledged after the restart"
     finally:
         server.kill()
