@@ -4,9 +4,9 @@ gunicorn serves the app (2 workers, as the README's club setup) on the test data
 SQLite, or PostgreSQL under ``SCOREKEEPER_TEST_DATABASE_URL``. Two phones per game enter a
 simulated game as fast as the server answers, both sending each entry with the same page
 token, so that every entry is also raced. Once 15 entries were acknowledged, while the
-phones are still sending, every server process gets SIGKILL; the
-server is started again and the phones carry on. Then every game must replay legally, hold
-each entry that got a 303, and hold no entry twice.
+phones are still sending, every server process gets SIGKILL; the server is started again
+and the phones carry on. Then every game must replay legally, hold each entry that got a
+303, and hold no entry twice.
 """
 
 from __future__ import annotations
