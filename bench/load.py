@@ -1,0 +1,555 @@
+"""Club load: N simulated tables at once against gunicorn, stepped up until the server breaks.
+
+Run from the repository root: ``.venv/bin/python bench/load.py`` (``--help`` for the knobs).
+The server is the README's club setup: ``gunicorn --workers 2 'app:create_app()'`` (sync
+workers), on SQLite, then on PostgreSQL when one can be started here (``initdb`` and
+``pg_ctl`` on a throwaway directory, as .ci/run does; ``--postgres URL`` uses a running one).
+
+Each table plays a game from ``scorekeeper.rules.simulate`` (2 to 4 players, every preset),
+imported at a random point of it (a club evening has games at every stage): its scorekeeper's
+phone sends the next entry every 3 s (``--pace``) as htmx does (play, draw, pass, settle,
+lead), sometimes undoes it and enters it again (``--undo``), and a second phone polls the
+watch link's live URL every 1.5 s with ``If-None-Match``. A finished game is followed by a
+new one. For each number of tables the figures are requests per second, the median and 99th
+percentile latency (all requests, and entries alone) and the errors; stepping stops after
+the first number that misses the target (p99 under 100 ms, no error) by far (``--limit``).
+Two more columns tell why: the CPU the workers used (cores busy, from /proc) and per request
+(which other programs on the machine do not change much), and the machine's load average.
+``--profile`` profiles the workers and prints where their time went.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import cProfile
+import glob
+import gzip
+import json
+import os
+import pstats
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "web"))
+sys.path.insert(0, str(ROOT))
+from clubtable import Entry, simulated_game  # noqa: E402  (the tests' simulated table)
+
+from scorekeeper.rules import Event, Game, Setup  # noqa: E402
+from scorekeeper.rules.record import write_record  # noqa: E402
+
+SEQ = re.compile(rb'name="seq" value="([^"]+)"')
+WATCH = re.compile(rb'id="watch-link" type="url" value="http://[^/]+(/watch/[^"]+)"')
+EDIT = re.compile(r"/games/([A-Za-z0-9_-]{22})")
+TARGET_P99 = 0.100
+PROFILE_ENV = "SCOREKEEPER_BENCH_PROFILE"
+
+
+# -- the server ----------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def profiled_app() -> Any:
+    """The app, each request profiled in CPU time; every worker writes its stats now and then."""
+    from app import create_app
+
+    app = create_app()
+    profile = cProfile.Profile(time.process_time)  # CPU time: other programs do not count
+    out = os.path.join(os.environ[PROFILE_ENV], f"{os.getpid()}.prof")
+    served = 0
+    inner = app.wsgi_app
+
+    def wsgi(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        nonlocal served
+        profile.enable()
+        try:
+            return list(inner(environ, start_response))
+        finally:
+            profile.disable()
+            served += 1
+            if served % 20 == 0:
+                profile.dump_stats(out)
+
+    app.wsgi_app = wsgi
+    return app
+
+
+class Server:
+    """gunicorn on loopback in its own process group; CSRF and rate limits off for the bench
+    (every simulated phone comes from 127.0.0.1)."""
+
+    def __init__(self, database: str, workers: int, threads: int, profile_dir: str) -> None:
+        self.port = free_port()
+        self.database = database
+        self.workers = workers
+        self.threads = threads
+        self.profile_dir = profile_dir
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Migrate the database, start gunicorn and wait until it answers."""
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.database,
+            "SCOREKEEPER_SECRET_KEY": "bench",
+            "SCOREKEEPER_WTF_CSRF_ENABLED": "false",
+            "SCOREKEEPER_RATELIMIT_ENABLED": "false",
+        }
+        flask = [sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"]
+        subprocess.run(flask, cwd=ROOT, env=env, check=True, capture_output=True)
+        target = "app:create_app()"
+        if self.profile_dir:
+            env[PROFILE_ENV] = self.profile_dir
+            target = "bench.load:profiled_app()"
+        command = [
+            sys.executable, "-m", "gunicorn", "--workers", str(self.workers),
+            "--threads", str(self.threads), "--backlog", "2048",
+            "--bind", f"127.0.0.1:{self.port}", target,
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )  # fmt: skip
+        for _ in range(300):
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise SystemExit("gunicorn did not start")
+
+    def cpu_seconds(self) -> float:
+        """CPU time (user and system) the workers have used so far, from /proc."""
+        if self.process is None:
+            return 0.0
+        try:
+            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
+            pids = children.read_text().split()
+            total = 0
+            for pid in pids:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
+        except OSError:
+            return 0.0
+        return total / os.sysconf("SC_CLK_TCK")
+
+    def stop(self) -> None:
+        """Stop gunicorn gracefully (the workers write their profiles)."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            self.process.wait(timeout=30)
+
+
+class Postgres:
+    """A throwaway PostgreSQL server on loopback, as .ci/run starts one; None if impossible."""
+
+    def __init__(self) -> None:
+        self.directory = tempfile.mkdtemp(prefix="load-pg-")
+        self.bin = ""
+        self.url = ""
+
+    def _run(self, command: str) -> None:
+        if os.geteuid() == 0:  # initdb refuses root: run it as the postgres user
+            shutil.chown(self.directory, "postgres")
+            subprocess.run(["su", "postgres", "-c", command], check=True, capture_output=True)
+        else:
+            subprocess.run(command, shell=True, check=True, capture_output=True)
+
+    def start(self) -> str | None:
+        """Start it and create a database; the URL, or None with the reason printed."""
+        found = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
+        initdb = shutil.which("initdb")
+        self.bin = found[-1] if found else (os.path.dirname(initdb) if initdb else "")
+        if not self.bin:
+            print("Note: no PostgreSQL here (initdb not found): PostgreSQL skipped.")
+            return None
+        port = free_port()
+        data = f"{self.directory}/db"
+        try:
+            self._run(f"{self.bin}/initdb -D {data} -A trust -U postgres")
+            self._run(
+                f"{self.bin}/pg_ctl -D {data} -l {self.directory}/log -w -o "
+                f"'-k {self.directory} -p {port} -c listen_addresses=127.0.0.1 "
+                "-c max_connections=200' start"
+            )
+            self._run(f"{self.bin}/createdb -h 127.0.0.1 -p {port} -U postgres club")
+        except (subprocess.CalledProcessError, OSError, LookupError) as failure:
+            print(f"Note: PostgreSQL could not be started here ({failure}): skipped.")
+            return None
+        self.url = f"postgresql://postgres@127.0.0.1:{port}/club"
+        return self.url
+
+    def stop(self) -> None:
+        """Stop the server and remove its files."""
+        if self.url:
+            with contextlib.suppress(subprocess.CalledProcessError):
+                self._run(f"{self.bin}/pg_ctl -D {self.directory}/db -m fast stop")
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+# -- a phone's HTTP --------------------------------------------------------------------------
+
+
+@dataclass
+class Answer:
+    """A response: status, headers (lower-case names) and the body, decompressed."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
+async def fetch(
+    port: int, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None
+) -> Answer:
+    """One HTTP/1.1 request on a new connection, as a phone sends it to a sync worker.
+
+    No answer within 30 s, or a refused or broken connection, is status 0 (an error)."""
+    try:
+        return await asyncio.wait_for(_fetch(port, method, path, body, headers), 30)
+    except (OSError, TimeoutError, ValueError, IndexError) as failure:
+        return Answer(0, {}, repr(failure).encode())
+
+
+async def _fetch(
+    port: int, method: str, path: str, body: bytes, headers: dict[str, str] | None
+) -> Answer:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        lines = [
+            f"{method} {path} HTTP/1.1",
+            f"Host: 127.0.0.1:{port}",
+            "Connection: close",
+            "Accept-Encoding: gzip",
+            f"Content-Length: {len(body)}",
+        ]
+        if body:
+            lines.append("Content-Type: application/x-www-form-urlencoded")
+        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+        writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        raw = await reader.read()
+    finally:
+        writer.close()
+    head, _, payload = raw.partition(b"\r\n\r\n")
+    status_line, *header_lines = head.decode("latin-1").split("\r\n")
+    found = {}
+    for line in header_lines:
+        name, _, value = line.partition(":")
+        found[name.strip().lower()] = value.strip()
+    if found.get("transfer-encoding") == "chunked":
+        payload = _unchunked(payload)
+    if found.get("content-encoding") == "gzip":
+        payload = gzip.decompress(payload)
+    return Answer(int(status_line.split()[1]), found, payload)
+
+
+def _unchunked(data: bytes) -> bytes:
+    out = bytearray()
+    while data:
+        size_text, _, rest = data.partition(b"\r\n")
+        size = int(size_text.split(b";")[0], 16)
+        if size == 0:
+            break
+        out += rest[:size]
+        data = rest[size + 2 :]
+    return bytes(out)
+
+
+def form(fields: dict[str, str]) -> bytes:
+    """An urlencoded form body."""
+    return "&".join(f"{quote(k)}={quote(v)}" for k, v in fields.items()).encode()
+
+
+# -- the tables ------------------------------------------------------------------------------
+
+
+@dataclass
+class Figures:
+    """Latencies in seconds by kind of request, and the errors seen, while recording."""
+
+    recording: bool = False
+    cpu: float = 0.0
+    times: dict[str, list[float]] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+    def note(self, kind: str, seconds: float, error: str | None = None) -> None:
+        """Count one request (only while recording)."""
+        if self.recording:
+            self.times.setdefault(kind, []).append(seconds)
+            if error:
+                self.errors.append(error)
+
+
+@dataclass
+class Simulated:
+    """A simulated game: setup, stored events and the entries that make them."""
+
+    setup: Setup
+    events: list[Event]
+    entries: list[Entry]
+
+
+class Table:
+    """One table: a game imported at some point of a simulated game, and two phones."""
+
+    def __init__(self, port: int, games: list[Simulated], rng: random.Random) -> None:
+        self.port = port
+        self.games = games
+        self.rng = rng
+        self.game = rng.choice(games)
+        self.next = rng.randrange(len(self.game.entries))
+        self.key = ""
+        self.watch = ""
+        self.token = ""
+        self.etag = ""
+
+    async def open(self, figures: Figures) -> None:
+        """Import the game as it stands before entry ``next``; read its token and watch link."""
+        events = self.game.events[: self.game.entries[self.next].before]
+        record = json.dumps(write_record(Game(self.game.setup, events)))
+        start = time.perf_counter()
+        answer = await fetch(self.port, "POST", "/games/import", form({"text": record}))
+        figures.note("new game", time.perf_counter() - start, _error(answer, 303, "import"))
+        found = EDIT.search(answer.headers.get("location", ""))
+        if not found:
+            raise SystemExit(f"import failed: {answer.status} {answer.body[:300]!r}")
+        self.key = found.group(1)
+        page = await fetch(self.port, "GET", f"/games/{self.key}")
+        watch, token = WATCH.search(page.body), SEQ.search(page.body)
+        assert watch and token, page.body[:300]
+        self.watch, self.token = watch.group(1).decode(), token.group(1).decode()
+
+    async def post(self, action: str, fields: dict[str, str], figures: Figures) -> bool:
+        """Send one entry as htmx does; keep the token the answer carries."""
+        body = form({"seq": self.token, **fields})
+        start = time.perf_counter()
+        answer = await fetch(
+            self.port, "POST", f"/games/{self.key}/{action}", body, {"HX-Request": "true"}
+        )
+        error = _error(answer, 200, action)
+        figures.note("entry", time.perf_counter() - start, error)
+        token = SEQ.search(answer.body)
+        if token:
+            self.token = token.group(1).decode()
+        return error is None
+
+    async def scorekeeper(self, figures: Figures, pace: float, undo: float, stop: Any) -> None:
+        """An entry every ``pace`` seconds; now and then an undo and the entry again."""
+        await asyncio.sleep(self.rng.uniform(0, pace))
+        redo: Entry | None = None
+        while not stop.is_set():
+            began = time.monotonic()
+            if redo is not None:
+                await self.post(redo.action, redo.fields, figures)
+                redo = None
+            elif self.next >= len(self.game.entries):  # the game is over: the next one
+                self.game, self.next = self.rng.choice(self.games), 0
+                await self.open(figures)
+            else:
+                entry = self.game.entries[self.next]
+                if await self.post(entry.action, entry.fields, figures):
+                    self.next += 1
+                    if self.rng.random() < undo:
+                        await asyncio.sleep(max(0.0, pace - (time.monotonic() - began)))
+                        began = time.monotonic()
+                        redo = entry if await self.post("undo", {}, figures) else None
+            await asyncio.sleep(max(0.0, pace - (time.monotonic() - began)))
+
+    async def watcher(self, figures: Figures, every: float, stop: Any) -> None:
+        """The second phone: the live URL every ``every`` seconds, with the ETag it has."""
+        await asyncio.sleep(self.rng.uniform(0, every))
+        while not stop.is_set():
+            began = time.monotonic()
+            headers = {"If-None-Match": self.etag} if self.etag else {}
+            answer = await fetch(self.port, "GET", f"{self.watch}/live", headers=headers)
+            error = None if answer.status in (200, 304) else f"poll: {answer.status}"
+            figures.note("poll", time.monotonic() - began, error)
+            self.etag = answer.headers.get("etag", self.etag)
+            await asyncio.sleep(max(0.0, every - (time.monotonic() - began)))
+
+
+REFUSAL = re.compile(rb'<p class="refusal" role="alert">(.*?)</p>', re.S)
+TAG = re.compile(rb"<[^>]+>")
+
+
+def _error(answer: Answer, wanted: int, what: str) -> str | None:
+    if answer.status == wanted:
+        return None
+    found = REFUSAL.search(answer.body)
+    said = TAG.sub(b"", found.group(1) if found else answer.body[:200])
+    return f"{what}: {answer.status} {said.decode(errors='replace').strip()[:160]}"
+
+
+# -- a step ----------------------------------------------------------------------------------
+
+
+def quantile(times: list[float], share: float) -> float:
+    """The ``share`` quantile of ``times``."""
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else 0.0
+
+
+async def step(tables: list[Table], args: argparse.Namespace, server: Server) -> Figures:
+    """Every table's two phones for warm-up plus ``--seconds``; figures of the latter."""
+    figures = Figures()
+    stop = asyncio.Event()
+    tasks = [
+        asyncio.create_task(job)
+        for table in tables
+        for job in (
+            table.scorekeeper(figures, args.pace, args.undo, stop),
+            table.watcher(figures, args.poll, stop),
+        )
+    ]
+    await asyncio.sleep(args.warmup)
+    figures.recording = True
+    cpu = server.cpu_seconds()
+    await asyncio.sleep(args.seconds)
+    figures.cpu = server.cpu_seconds() - cpu
+    figures.recording = False
+    stop.set()
+    await asyncio.gather(*tasks)
+    return figures
+
+
+async def run_database(name: str, database: str, args: argparse.Namespace) -> list[str]:
+    """Step the number of tables up on one database; the table rows printed."""
+    profile_dir = tempfile.mkdtemp(prefix="load-profile-") if args.profile else ""
+    server = Server(database, args.workers, args.threads, profile_dir)
+    server.start()
+    rng = random.Random(11)
+    seeds = range(args.games)
+    games = [Simulated(*simulated_game(seed, max_hands=args.hands)) for seed in seeds]
+    tables: list[Table] = []
+    rows = []
+    print(
+        f"\n{name}: gunicorn {args.workers} workers x {args.threads} thread(s); a table enters"
+        f" every {args.pace:g} s (undo {args.undo:.0%}), its second phone polls every"
+        f" {args.poll:g} s; {args.seconds:g} s measured after {args.warmup:g} s"
+    )
+    header = (
+        "| tables | req/s | entries/s | p50 ms | p99 ms | entry p50 | entry p99 | poll p99 |"
+        " errors | worker CPU | CPU ms/req | load |"
+    )
+    print(header)
+    print("|" + "---|" * 12)
+    rows += [header, "|" + "---|" * 12]
+    try:
+        for count in args.tables:
+            opening = Figures()
+            while len(tables) < count:
+                batch = [Table(server.port, games, rng) for _ in range(min(8, count - len(tables)))]
+                await asyncio.gather(*(table.open(opening) for table in batch))
+                tables += batch
+            figures = await step(tables, args, server)
+            every = [t for times in figures.times.values() for t in times]
+            entries = figures.times.get("entry", [])
+            polls = figures.times.get("poll", [])
+            p99 = quantile(every, 0.99)
+            row = (
+                f"| {count} | {len(every) / args.seconds:.0f} | {len(entries) / args.seconds:.0f}"
+                f" | {quantile(every, 0.5) * 1000:.0f} | {p99 * 1000:.0f}"
+                f" | {quantile(entries, 0.5) * 1000:.0f} | {quantile(entries, 0.99) * 1000:.0f}"
+                f" | {quantile(polls, 0.99) * 1000:.0f} | {len(figures.errors)}"
+                f" | {figures.cpu / args.seconds:.2f} | {figures.cpu * 1000 / max(1, len(every)):.0f}"
+                f" | {os.getloadavg()[0]:.1f} |"
+            )
+            print(row, flush=True)
+            rows.append(row)
+            for error in sorted(set(figures.errors))[:3]:
+                print(f"    error: {error}")
+            offered = count * (1 / args.pace + 1 / args.poll)
+            if p99 > args.limit or len(every) / args.seconds < 0.8 * offered:
+                print(f"    broken at {count} tables: stepping stops")
+                break
+    finally:
+        server.stop()
+    if profile_dir:
+        print_profile(profile_dir)
+        shutil.rmtree(profile_dir, ignore_errors=True)
+    return rows
+
+
+def print_profile(directory: str) -> None:
+    """Where the workers' time went, over every request they served."""
+    files = glob.glob(f"{directory}/*.prof")
+    if not files:
+        print("(no profile written: too few requests)")
+        return
+    stats = pstats.Stats(files[0])
+    for other in files[1:]:
+        stats.add(other)
+    print("\nWorkers' time by function, cumulative (top 25):")
+    stats.sort_stats("cumulative").print_stats(25)
+    print("By own time (top 15):")
+    stats.sort_stats("tottime").print_stats(15)
+
+
+def main() -> int:
+    """Parse the knobs, step each database, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--tables",
+        type=lambda text: [int(n) for n in text.split(",")],
+        default=[10, 20, 40, 80, 120, 160, 200, 300],
+        help="the numbers of tables to step through (comma-separated)",
+    )
+    parser.add_argument("--seconds", type=float, default=15, help="measured per step")
+    parser.add_argument("--warmup", type=float, default=4, help="unmeasured start of each step")
+    parser.add_argument("--pace", type=float, default=3.0, help="seconds between a table's entries")
+    parser.add_argument("--poll", type=float, default=1.5, help="seconds between live polls")
+    parser.add_argument("--undo", type=float, default=0.05, help="share of entries undone")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=1, help="gunicorn threads per worker")
+    parser.add_argument("--games", type=int, default=40, help="distinct simulated games")
+    parser.add_argument("--hands", type=int, default=25, help="most hands in a simulated game")
+    parser.add_argument(
+        "--limit", type=float, default=1.0, help="p99 seconds past which stepping stops"
+    )
+    parser.add_argument("--databases", default="sqlite,postgresql")
+    parser.add_argument("--postgres", default="", help="a running PostgreSQL's URL to use")
+    parser.add_argument("--profile", action="store_true", help="profile the gunicorn workers")
+    args = parser.parse_args()
+    print(f"target: p99 under {TARGET_P99 * 1000:.0f} ms and no error at 200 tables")
+    postgres: Postgres | None = None
+    try:
+        for name in args.databases.split(","):
+            if name == "sqlite":
+                database = f"sqlite:///{Path(tempfile.mkdtemp()) / 'club.sqlite'}"
+            elif args.postgres:
+                database = args.postgres
+            else:
+                postgres = Postgres()
+                started = postgres.start()
+                if started is None:
+                    continue
+                database = started
+            asyncio.run(run_database(name, database, args))
+    finally:
+        if postgres is not None:
+            postgres.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
