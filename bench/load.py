@@ -70,11 +70,11 @@ def free_port() -> int:
 
 
 def profiled_app() -> Any:
-    """The app, each request profiled in CPU time; every worker writes its stats now and then."""
+    """The app, each request profiled; every worker writes its stats now and then (--profile)."""
     from app import create_app
 
     app = create_app()
-    profile = cProfile.Profile(time.process_time)  # CPU time: other programs do not count
+    profile = cProfile.Profile()
     out = os.path.join(os.environ[PROFILE_ENV], f"{os.getpid()}.prof")
     served = 0
     inner = app.wsgi_app
@@ -499,6 +499,12 @@ def print_profile(directory: str) -> None:
     stats = pstats.Stats(files[0])
     for other in files[1:]:
         stats.add(other)
+    print("\nTime per request by view (ms, mean over the calls; a busy machine inflates it):")
+    views = ("views.py", "sharing.py")
+    routes = {"play", "draw", "pass_turn", "settle", "lead", "undo", "live", "table", "import_game"}
+    for (path, _, name), (_, calls, _, cumulative, _) in sorted(stats.stats.items()):  # type: ignore[attr-defined]
+        if path.endswith(views) and name in routes and calls:
+            print(f"  {name:<12} {calls:>6} calls  {cumulative * 1000 / calls:7.1f} ms")
     print("\nWorkers' time by function, cumulative (top 25):")
     stats.sort_stats("cumulative").print_stats(25)
     print("By own time (top 15):")
