@@ -322,6 +322,8 @@ class Table:
         self.watch = ""
         self.token = ""
         self.etag = ""
+        self.redo: Entry | None = None
+        """An entry undone, to be entered again (kept from one step to the next)."""
 
     async def open(self, figures: Figures) -> None:
         """Import the game as it stands before entry ``next``; read its token and watch link."""
@@ -356,12 +358,11 @@ class Table:
     async def scorekeeper(self, figures: Figures, pace: float, undo: float, stop: Any) -> None:
         """An entry every ``pace`` seconds; now and then an undo and the entry again."""
         await asyncio.sleep(self.rng.uniform(0, pace))
-        redo: Entry | None = None
         while not stop.is_set():
             began = time.monotonic()
-            if redo is not None:
-                await self.post(redo.action, redo.fields, figures)
-                redo = None
+            if self.redo is not None:
+                if await self.post(self.redo.action, self.redo.fields, figures):
+                    self.redo = None
             elif self.next >= len(self.game.entries):  # the game is over: the next one
                 self.game, self.next = self.rng.choice(self.games), 0
                 await self.open(figures)
@@ -372,7 +373,8 @@ class Table:
                     if self.rng.random() < undo:
                         await asyncio.sleep(max(0.0, pace - (time.monotonic() - began)))
                         began = time.monotonic()
-                        redo = entry if await self.post("undo", {}, figures) else None
+                        if await self.post("undo", {}, figures):
+                            self.redo = entry
             await asyncio.sleep(max(0.0, pace - (time.monotonic() - began)))
 
     async def watcher(self, figures: Figures, every: float, stop: Any) -> None:
