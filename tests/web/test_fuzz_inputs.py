@@ -36,7 +36,7 @@ from scorekeeper.web.extensions import db
 from scorekeeper.web.forms import HOUSE_RULE_FIELDS
 from scorekeeper.web.models import EventRow, GameRow
 
-_QUICK = {"web": 60, "import": 60, "replay": 1000}
+_QUICK = {"web": 60, "import": 60, "replay": 500}
 _THOROUGH = {"web": 2000, "import": 2000, "replay": 20000}
 EXAMPLES = _THOROUGH if os.environ.get("SCOREKEEPER_FUZZ") == "thorough" else _QUICK
 if os.environ.get("SCOREKEEPER_FUZZ", "").isdigit():  # one number of examples for every test
