@@ -52,7 +52,8 @@ from clubtable import Entry, simulated_game  # noqa: E402  (the tests' simulated
 from scorekeeper.rules import Event, Game, Setup  # noqa: E402
 from scorekeeper.rules.record import write_record  # noqa: E402
 
-SEQ = re.compile(rb'name="seq" value="([^"]+)"')
+TOKEN = re.compile(rb'<input type="hidden" name="(seq|version)" value="([^"]+)"')
+"""The page's token of the game as it saw it (an entry with another one is refused as stale)."""
 WATCH = re.compile(rb'id="watch-link" type="url" value="http://[^/]+(/watch/[^"]+)"')
 EDIT = re.compile(r"/games/([A-Za-z0-9_-]{22})")
 TARGET_P99 = 0.100
@@ -320,7 +321,7 @@ class Table:
         self.next = rng.randrange(len(self.game.entries))
         self.key = ""
         self.watch = ""
-        self.token = ""
+        self.token: tuple[str, str] = ("version", "")
         self.etag = ""
         self.redo: Entry | None = None
         """An entry undone, to be entered again (kept from one step to the next)."""
@@ -337,22 +338,23 @@ class Table:
             raise SystemExit(f"import failed: {answer.status} {answer.body[:300]!r}")
         self.key = found.group(1)
         page = await fetch(self.port, "GET", f"/games/{self.key}")
-        watch, token = WATCH.search(page.body), SEQ.search(page.body)
+        watch, token = WATCH.search(page.body), TOKEN.search(page.body)
         assert watch and token, page.body[:300]
-        self.watch, self.token = watch.group(1).decode(), token.group(1).decode()
+        self.watch = watch.group(1).decode()
+        self.token = (token.group(1).decode(), token.group(2).decode())
 
     async def post(self, action: str, fields: dict[str, str], figures: Figures) -> bool:
         """Send one entry as htmx does; keep the token the answer carries."""
-        body = form({"seq": self.token, **fields})
+        body = form({self.token[0]: self.token[1], **fields})
         start = time.perf_counter()
         answer = await fetch(
             self.port, "POST", f"/games/{self.key}/{action}", body, {"HX-Request": "true"}
         )
         error = _error(answer, 200, action)
         figures.note("entry", time.perf_counter() - start, error)
-        token = SEQ.search(answer.body)
+        token = TOKEN.search(answer.body)
         if token:
-            self.token = token.group(1).decode()
+            self.token = (token.group(1).decode(), token.group(2).decode())
         return error is None
 
     async def scorekeeper(self, figures: Figures, pace: float, undo: float, stop: Any) -> None:

@@ -16,6 +16,7 @@ import copy
 import io
 import json
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import quote_from_bytes
@@ -75,7 +76,7 @@ VALUE: st.SearchStrategy[str | bytes] = st.one_of(TEXT, st.binary(max_size=24))
 """A form value: text (sent as UTF-8, surrogates as their raw bytes) or any bytes at all."""
 
 ENTRY_FIELDS = [
-    "seq", "tile", "end", "west", "how", "leader", "among", "key", "record", "text",
+    "seq", "version", "tile", "end", "west", "how", "leader", "among", "key", "record", "text",
     *(f"{prefix}-{seat}" for prefix in ("held", "tiles", "drawn") for seat in range(5)),
 ]  # fmt: skip
 NEW_GAME_FIELDS = [
@@ -84,8 +85,9 @@ NEW_GAME_FIELDS = [
 ]  # fmt: skip
 ACTIONS = ["play", "turn", "draw", "pass", "undo", "settle", "lead", "delete", "restore",
            "rematch"]  # fmt: skip
-CURRENT = "<the page's seq>"
-"""Sent as the seq the page carries, so that the entry gets past the stale-page check."""
+CURRENT = "<the page's token>"
+"""Sent as the token the page carries, so that the entry gets past the stale-page check."""
+TOKEN = re.compile(r'<input type="hidden" name="(seq|version)" value="([^"]+)"')
 
 
 def _encoded(value: str | bytes) -> bytes:
@@ -169,7 +171,9 @@ def test_no_entry_gets_a_5xx_and_a_refused_one_stores_nothing(
         client.post(f"{table.url}/restore")
     pairs = list(sent)
     if seq is not None:
-        pairs.insert(0, ("seq", str(table.seq()) if seq == CURRENT else seq))
+        found = TOKEN.search(table.page())
+        name, current = found.groups() if found else ("version", "0")
+        pairs.insert(0, (name, current if seq == CURRENT else seq))
     before = fingerprint(app)
     response = client.post(
         f"{table.url}/{action}",

@@ -37,7 +37,7 @@ KILL_AFTER = 15
 """The server is killed once this many entries were acknowledged (the phones still sending)."""
 MOST_BEFORE_KILL = 20.0
 AFTER_RESTART = 2.0
-SEQ = re.compile(r'name="seq" value="([^"]+)"')
+TOKEN = re.compile(r'<input type="hidden" name="(seq|version)" value="([^"]+)"')
 EDIT = re.compile(r"^/games/([A-Za-z0-9_-]{22})")
 
 
@@ -147,14 +147,14 @@ def _phone(port: int, played: Played, clock: Clock) -> None:
     while clock.running():
         try:
             status, page, _ = _request(port, "GET", f"/games/{played.key}")
-            token = SEQ.search(page)
+            token = TOKEN.search(page)
             stored = _count(_record(port, played.key))
             if stored not in by_before:
                 return  # the game is over
             index = by_before[stored]
             entry = played.entries[index]
             assert token is not None, page[:300]
-            form = {"seq": token.group(1), **entry.fields}
+            form = {token.group(1): token.group(2), **entry.fields}
             body = "&".join(f"{name}={value.replace(' ', '+')}" for name, value in form.items())
             status, _, _ = _request(
                 port, "POST", f"/games/{played.key}/{entry.action}", body.encode()
