@@ -491,6 +491,9 @@ class TablePage:
     def __init__(self, page: Page) -> None:
         self.page = page
         self.touch = touch_screen(page)
+        # Until the page has loaded, htmx (a deferred script) has not taken over its forms: a
+        # tap then submits the form without JavaScript, which works but adds a history entry.
+        page.wait_for_load_state()
         self.seq = int(self.table.get_attribute("data-seq") or "")
 
     @property

@@ -213,6 +213,9 @@ def test_back_from_a_game_goes_where_the_user_came_from(
     home = live_server.url + "/"
     phone.goto(home)
     tap(phone.get_by_role("link", name="Start a new game"))
+    # The form is sent with htmx (which replaces it in the history) once the page has loaded.
+    phone.wait_for_url("**/games/new")
+    phone.wait_for_load_state()
     for seat, name in enumerate(["Ann", "Bob"], 1):
         phone.locator(f'input[name="player{seat}"]').fill(name)
     phone.locator('input[name="leader"][value="table"]').check()
