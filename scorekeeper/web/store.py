@@ -15,7 +15,8 @@ event instead: the same steps, replaying the game with the lead turned.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -425,46 +426,75 @@ def _check_version(row: GameRow, expected_version: int) -> None:
         raise Stale(expected_version, row.version or 0)
 
 
-def append(edit_key: str, expected_version: int, events: Sequence[Event]) -> Loaded:
-    """Apply ``events`` to the game at version ``expected_version`` and store them, all or
-    nothing."""
+@dataclass
+class _Change:
+    """A change being written: the locked game's row, the game as it was (``known``), the
+    game after the change, which the body of :func:`_changing` sets, and once committed what
+    the cache keeps of it (``kept``)."""
+
+    row: GameRow
+    known: replayed.Replayed
+    game: Game | None = None
+    kept: replayed.Replayed | None = None
+
+    @property
+    def version(self) -> int:
+        """The committed game's version (read from what was kept: the committed row is
+        expired, and reading it would query the database again)."""
+        assert self.kept is not None, "the change is committed"
+        return self.kept.version
+
+
+@contextmanager
+def _changing(edit_key: str, expected_version: int) -> Iterator[_Change]:
+    """One change of a game, all or nothing: lock the game, refuse it as Stale unless it is
+    still at ``expected_version``, give the body the game as it is; then store the rows of
+    the body's game (``change.game``) with the change and commit, or roll everything back if
+    anything fails. The cache learns the new game only once it is committed."""
     row = _lock(edit_key)
     try:
         _check_version(row, expected_version)
-        known = _replayed(row)
-        game = known.game.fork()
-        first = len(game.events) + 1
-        events = list(events)
-        for event in events:
-            game.push(event)
-        follow = next_hand(game)
-        if follow is not None and events and isinstance(events[-1], Settle):
-            game.push(follow)
-            events.append(follow)
-        for number, event in enumerate(events, first):
-            kind, data = event_to_json(event)
-            db.session.add(EventRow(game_id=row.id, seq=number, kind=kind, data=data))
-        _cache(row, game)
+        change = _Change(row, _replayed(row))
+        yield change
+        assert change.game is not None, "a change sets the game it leads to"
         db.session.flush()
-        kept = _keep(row, known, game, row.version)
+        change.kept = _keep(row, change.known, change.game, row.version)
         db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise Stale(expected_version, expected_version + 1) from None
     except BaseException:
         db.session.rollback()
         raise
-    replayed.games.put(edit_key, kept)
-    return Loaded(row, game, EDIT, kept.version)
+    replayed.games.put(edit_key, change.kept)
+
+
+def append(edit_key: str, expected_version: int, events: Sequence[Event]) -> Loaded:
+    """Apply ``events`` to the game at version ``expected_version`` and store them, all or
+    nothing."""
+    try:
+        with _changing(edit_key, expected_version) as change:
+            row = change.row
+            game = change.game = change.known.game.fork()
+            first = len(game.events) + 1
+            events = list(events)
+            for event in events:
+                game.push(event)
+            follow = next_hand(game)
+            if follow is not None and events and isinstance(events[-1], Settle):
+                game.push(follow)
+                events.append(follow)
+            for number, event in enumerate(events, first):
+                kind, data = event_to_json(event)
+                db.session.add(EventRow(game_id=row.id, seq=number, kind=kind, data=data))
+            _cache(row, game)
+    except IntegrityError:
+        raise Stale(expected_version, expected_version + 1) from None
+    return Loaded(row, game, EDIT, change.version)
 
 
 def undo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
     """Undo the last entry if the game is at ``expected_version``; return what was removed."""
-    row = _lock(edit_key)
-    try:
-        _check_version(row, expected_version)
-        known = _replayed(row)
-        game = known.game.fork()
+    with _changing(edit_key, expected_version) as change:
+        row = change.row
+        game = change.game = change.known.game.fork()
         undone = [game.pop() for _ in range(undo_steps(game))]
         _cache(row, game, entered=False)
         if undone:
@@ -477,14 +507,7 @@ def undo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
                 stored.undone_at = moment
                 stored.undo_mark = row.version
             row.redoable = (row.redoable or 0) + 1
-        db.session.flush()
-        kept = _keep(row, known, game, row.version)
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    replayed.games.put(edit_key, kept)
-    return Loaded(row, game, EDIT, kept.version), undone
+    return Loaded(row, game, EDIT, change.version), undone
 
 
 NOTHING_TO_REDO = "There is nothing to redo: no entry was undone since the last one was made."
@@ -496,16 +519,14 @@ def redo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
     Only while nothing has been entered since that undo (else NothingToRedo); the referee
     checks the events again, so a redo is applied completely or refused with nothing changed.
     """
-    row = _lock(edit_key)
-    try:
-        _check_version(row, expected_version)
-        known = _replayed(row)
+    with _changing(edit_key, expected_version) as change:
+        row = change.row
         stored = _redo_rows(row)
-        first = len(known.game.events) + 1
+        first = len(change.known.game.events) + 1
         if not stored or [r.seq for r in stored] != list(range(first, first + len(stored))):
             raise NothingToRedo(NOTHING_TO_REDO)
         events = [event_from_json(r.kind, r.data) for r in stored]
-        game = known.game.fork()
+        game = change.game = change.known.game.fork()
         for event in events:
             game.push(event)
         for again in stored:
@@ -513,14 +534,7 @@ def redo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
             again.undo_mark = None
         _cache(row, game, entered=False)
         row.redoable = max(0, (row.redoable or 0) - 1)
-        db.session.flush()
-        kept = _keep(row, known, game, row.version)
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    replayed.games.put(edit_key, kept)
-    return Loaded(row, game, EDIT, kept.version), events
+    return Loaded(row, game, EDIT, change.version), events
 
 
 def turn_lead(edit_key: str, expected_version: int, west: int) -> Loaded:
@@ -531,23 +545,21 @@ def turn_lead(edit_key: str, expected_version: int, west: int) -> Loaded:
     so besides ``expected_version`` the page says which number it wants on W: if W shows it
     already, another page turned the tile first and this one is Stale.
     """
-    row = _lock(edit_key)
-    try:
-        _check_version(row, expected_version)
-        known = _replayed(row)
-        game = known.game
-        index = turnable_lead(game)
-        lead = game.events[index]
-        assert isinstance(lead, Play) and game.hand is not None
+    with _changing(edit_key, expected_version) as change:
+        row = change.row
+        known = change.known.game
+        index = turnable_lead(known)
+        lead = known.events[index]
+        assert isinstance(lead, Play) and known.hand is not None
         if not lead.tile.has(west):
             raise CannotTurn(
                 f"The lead {lead.tile} has no {west}: W can show {lead.tile.high} or "
                 f"{lead.tile.low}."
             )
-        if game.hand.layout.arms["W"].base == west:
+        if known.hand.layout.arms["W"].base == west:
             raise Stale(expected_version, row.version or 0)
         turned = replace(lead, flipped=not lead.flipped)
-        game = game.fork()
+        game = change.game = known.fork()
         after = game.rewind(index)[1:]
         for event in (turned, *after):
             game.push(event)
@@ -556,14 +568,7 @@ def turn_lead(edit_key: str, expected_version: int, west: int) -> Loaded:
         ).one()
         stored.data = event_to_json(turned)[1]
         _cache(row, game)
-        db.session.flush()
-        kept = _keep(row, known, game, row.version)
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
-    replayed.games.put(edit_key, kept)
-    return Loaded(row, game, EDIT, kept.version)
+    return Loaded(row, game, EDIT, change.version)
 
 
 def create(setup: Setup, events: Sequence[Event] = ()) -> Loaded:
