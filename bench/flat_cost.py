@@ -179,6 +179,7 @@ def measure(app: Flask, repeats: int) -> dict[str, dict[str, float]]:
     figures: dict[str, dict[str, float]] = {}
     sizes: list[int] = []
     places = (("hand 1", 1, False), ("hand 25 first", 25, False), ("hand 25", 25, True))
+    at_place: dict[str, dict[str, Table]] = {}
     for label, hand, deep in places:
         tables = {}
         for kind in (Play, Draw, Pass):
@@ -192,28 +193,33 @@ def measure(app: Flask, repeats: int) -> dict[str, dict[str, float]]:
             table = Table(app, client, setup, events[:at])
             table.next = events[at]
             tables[kind.__name__.lower()] = table
-        runs: dict[str, list[float]] = {
-            name: [] for name in ("play", "draw", "pass", "undo", "table", "poll", "poll 304")
-        }
-        played = tables["play"]
-        answered: list[int] = []
-        for _ in range(repeats):
+        at_place[label] = tables
+    names = ("play", "draw", "pass", "undo", "table", "poll", "poll 304")
+    runs = {label: {name: [] for name in names} for label, _, _ in places}
+    answered: dict[str, list[int]] = {label: [] for label, _, _ in places}
+    # The places take turns within each repeat, so that a burst of other work on the machine
+    # slows all of them alike instead of one place's whole series.
+    for _ in range(repeats):
+        for label, _, _ in places:
+            tables, times, sizes_here = at_place[label], runs[label], answered[label]
+            played = tables["play"]
             for name, table in tables.items():
-                runs[name].append(timer(lambda t=table, a=answered: a.append(t.enter())))
-                runs["undo"].append(timer(table.undo))
+                times[name].append(timer(lambda t=table, a=sizes_here: a.append(t.enter())))
+                times["undo"].append(timer(table.undo))
             page, live = played.url, played.url + "/live"
-            runs["table"].append(timer(lambda p=played, u=page: p.get(u)))
-            runs["poll"].append(
+            times["table"].append(timer(lambda p=played, u=page: p.get(u)))
+            times["poll"].append(
                 timer(lambda p=played, u=live: p.get(u, **HTMX, If_None_Match=ETAG_WAIT))
             )
             version = played.get(live).headers["ETag"]  # type: ignore[attr-defined]
-            runs["poll 304"].append(
+            times["poll 304"].append(
                 timer(lambda p=played, u=live, v=version: p.get(u, If_None_Match=v))
             )
-        figures[label] = {name: statistics.median(times) for name, times in runs.items()}
-        figures[label]["events"] = float(played.events)
-        figures[label]["bytes"] = statistics.median(answered)
-        sizes.extend(answered)
+    for label, _, _ in places:
+        figures[label] = {name: statistics.median(times) for name, times in runs[label].items()}
+        figures[label]["events"] = float(at_place[label]["play"].events)
+        figures[label]["bytes"] = statistics.median(answered[label])
+        sizes.extend(answered[label])
     size = int(statistics.median(sizes))
     plays, floors = [], []
     table = Table(app, client, setup, events[: cut(events, 25, Play, True)])
