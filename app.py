@@ -17,8 +17,10 @@ from scorekeeper.web import (
     cli,
     compression,
     deleting,
+    drawing,
     errors,
     extensions,
+    fragments,
     idle,
     paper,
     pwa,
@@ -131,4 +133,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     idle.init_app(app)
     cli.init_app(app)
     times.init_app(app)
+    drawing.init_app(app)
+    fragments.init_app(app)
     return app

@@ -16,7 +16,11 @@ class Base(DeclarativeBase):
     """The declarative base of every model."""
 
 
-db = SQLAlchemy(model_class=Base)
+# A committed game row keeps the values just written (expire_on_commit=False): the answer to
+# an entry is rendered from it after the commit, and expiring it would read the row again.
+# Every change takes the game's row under its write lock first (populate_existing on
+# SQLite, FOR UPDATE elsewhere), so what a request writes never rests on a stale copy.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 csrf = CSRFProtect()
 
 SQLITE_PRAGMAS = (

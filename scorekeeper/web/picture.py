@@ -18,7 +18,9 @@ Geometry is worked out in tile widths (a tile is 1 wide and 2 long) and scaled t
 
 from __future__ import annotations
 
-from collections.abc import Collection
+import threading
+from collections import OrderedDict
+from collections.abc import Collection, Hashable
 from dataclasses import dataclass
 
 from scorekeeper.rules.layout import Layout, Placed
@@ -329,8 +331,50 @@ class _Table:
         self.markers.append((name, shows, centre, heading))
 
 
+_KEPT = 512
+"""Scenes kept: a table page draws the layout its game has now, which the last entry's answer
+or another phone's page often drew already."""
+_scenes: OrderedDict[Hashable, Picture] = OrderedDict()
+_scenes_lock = threading.Lock()
+
+
 def picture(layout: Layout, highlight: Collection[str] = ()) -> Picture:
-    """The table of ``layout`` as a scene; the ends named in ``highlight`` are marked as fitting."""
+    """The table of ``layout`` as a scene; the ends named in ``highlight`` are marked as fitting.
+
+    A scene depends on nothing but the layout's tiles and the ends highlighted, so the last
+    few hundred are kept (a Picture is immutable) and a page drawing one again takes it.
+    """
+    key = _scene_key(layout, highlight)
+    with _scenes_lock:
+        scene = _scenes.get(key)
+        if scene is not None:
+            _scenes.move_to_end(key)
+            return scene
+    scene = _draw(layout, highlight)
+    with _scenes_lock:
+        _scenes[key] = scene
+        while len(_scenes) > _KEPT:
+            _scenes.popitem(last=False)
+    return scene
+
+
+def _scene_key(layout: Layout, highlight: Collection[str]) -> Hashable:
+    """Everything a scene is drawn from: the rules of the layout, its tiles, the highlight."""
+    return (
+        layout.spinner_mode,
+        layout.spinner_counts,
+        layout.lead,
+        tuple(
+            (arm.name, arm.base, arm.from_spinner_end, tuple(arm.tiles))
+            for arm in layout.arms.values()
+        ),
+        tuple((s.tile, s.arm, s.position, s.ends, s.opened) for s in layout.spinners),
+        tuple(highlight),
+    )
+
+
+def _draw(layout: Layout, highlight: Collection[str]) -> Picture:
+    """The scene of ``layout``, worked out."""
     table = _Table(highlight)
     lead = layout.lead
     if lead is None:

@@ -4,6 +4,7 @@ which show everything and change nothing."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import segno
 from flask import Blueprint, Response, abort, render_template, request, url_for
@@ -18,8 +19,14 @@ from scorekeeper.web.table import table_view
 bp = Blueprint("sharing", __name__)
 
 
+@lru_cache(maxsize=1024)
 def qr_svg(text: str, label: str) -> Markup:
-    """``text`` as a QR code, inline SVG drawn on the server (sized by CSS, not attributes)."""
+    """``text`` as a QR code, inline SVG drawn on the server (sized by CSS, not attributes).
+
+    Kept per link: choosing the mask of a QR code is most of an edit page's work otherwise
+    (about 15 ms a page for two codes), and a game's links never change. 1,024 codes of
+    about 3 KB each.
+    """
     code = segno.make(text, error="m")
     svg = code.svg_inline(
         scale=1, border=4, omitsize=True, svgclass="qr-code", lineclass=None, title=label

@@ -18,6 +18,7 @@ from scorekeeper.rules.game import Game, Setup
 from scorekeeper.rules.layout import Layout
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.rules.tiles import ALL_TILES, Tile, tile
+from scorekeeper.web import drawing
 from scorekeeper.web.picture import SCALE, Picture, TileShape, picture
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -265,6 +266,7 @@ def test_empty_table() -> None:
 
 
 ENV = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True)
+ENV.globals.update(drawing.TEMPLATE_GLOBALS)
 MACROS: Any = ENV.get_template("_dominoes.html").module
 
 
