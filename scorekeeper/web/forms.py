@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeVar
 
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
@@ -17,12 +17,14 @@ from wtforms import (
     SubmitField,
     TextAreaField,
 )
-from wtforms.fields.choices import SelectChoice
+
+# types-WTForms describes WTForms 3.2; SelectChoice (3.3) is not in it yet, so it is Any here.
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined,unused-ignore]
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from scorekeeper.rules import HOUSE_RULES, PRESETS
 from scorekeeper.rules.names import MAX_NAME, name_problem
-from scorekeeper.rules.options import PRESET_TITLES
+from scorekeeper.rules.options import HOUSE_RULES_BY_NAME, PRESET_TITLES
 
 LEADER_CHOICES = [
     SelectChoice("random", "At random: the app picks by lot"),
@@ -30,8 +32,17 @@ LEADER_CHOICES = [
     SelectChoice("table", "Choose the leader at the table: tap who leads"),
 ]
 
+_T = TypeVar("_T")
 
-class EntryForm(FlaskForm):  # type: ignore[misc]
+
+def _given(data: _T | None) -> _T:
+    """A required field's value once the form has validated (InputRequired saw it given)."""
+    if data is None:
+        raise ValueError("read before the form was validated: a required field is empty")
+    return data
+
+
+class EntryForm(FlaskForm):
     """An entry on the table: draw, pass, undo, redo; ``version`` guards against stale pages.
 
     The version only grows (every change of the game adds one), so a page that has fallen
@@ -40,8 +51,13 @@ class EntryForm(FlaskForm):  # type: ignore[misc]
 
     version = IntegerField("version", validators=[InputRequired(), NumberRange(min=0)])
 
+    @property
+    def seen(self) -> int:
+        """The version the page saw (read after ``validate()`` passed)."""
+        return _given(self.version.data)
 
-class ForgetForm(FlaskForm):  # type: ignore[misc]
+
+class ForgetForm(FlaskForm):
     """Forget one of this browser's games (by either of its keys)."""
 
     key = StringField("key", validators=[InputRequired(), Length(max=40)])
@@ -58,6 +74,11 @@ class TurnForm(EntryForm):
     """Turn the lead tile round; ``west`` is the number the page wants on W afterwards."""
 
     west = IntegerField("west", validators=[InputRequired(), NumberRange(min=0, max=6)])
+
+    @property
+    def west_wanted(self) -> int:
+        """The number wanted on W (read after ``validate()`` passed)."""
+        return _given(self.west.data)
 
 
 class SettleForm(EntryForm):
@@ -80,17 +101,9 @@ def plain_name(form: FlaskForm, field: Field) -> None:
             raise ValidationError(problem)
 
 
-def house_rule_field(rule: Any) -> Field:
-    """The form field for one house rule (other than the target)."""
-    if rule.numbers is not None:
-        return IntegerField(
-            rule.title,
-            description=rule.text,
-            validators=[
-                InputRequired(),
-                NumberRange(min=rule.numbers.start, max=rule.numbers[-1]),
-            ],
-        )
+def _chosen(name: str) -> SelectField:
+    """The field of house rule ``name``, one of its values: each shown with its plain words."""
+    rule = HOUSE_RULES_BY_NAME[name]
     choices = [
         SelectChoice(value, f"{value}: {rule.value_texts.get(value, value)}")
         for value in rule.choices
@@ -98,10 +111,24 @@ def house_rule_field(rule: Any) -> Field:
     return SelectField(rule.title, description=rule.text, choices=choices)
 
 
+def _numbered(name: str) -> IntegerField:
+    """The field of house rule ``name``, a whole number in its range."""
+    rule = HOUSE_RULES_BY_NAME[name]
+    numbers = rule.numbers
+    if numbers is None:
+        raise ValueError(f"house rule {name} is not a number")
+    return IntegerField(
+        rule.title,
+        description=rule.text,
+        validators=[InputRequired(), NumberRange(min=numbers.start, max=numbers[-1])],
+    )
+
+
 HOUSE_RULE_FIELDS = tuple(rule.name for rule in HOUSE_RULES if rule.name != "target")
+"""The house rules the form has a field of their own for (the target is a field of its own)."""
 
 
-class NewGameForm(FlaskForm):  # type: ignore[misc]
+class NewGameForm(FlaskForm):
     """A new game: 2 to 4 players in seat order, the preset, house rules, target, first leader."""
 
     player1 = StringField("Seat 1", validators=[Optional(), Length(max=MAX_NAME), plain_name])
@@ -119,6 +146,15 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
     filled = HiddenField("filled")
     load = SubmitField("Load the preset's defaults")
     start = SubmitField("Start the game")
+    # One field per house rule of the registry, in its order (the target is above).
+    deal = _chosen("deal")
+    lead = _chosen("lead")
+    spinners = _chosen("spinners")
+    spinner_counts = _chosen("spinner_counts")
+    boneyard_reserve = _numbered("boneyard_reserve")
+    settlement = _chosen("settlement")
+    bonus_in_fives = _chosen("bonus_in_fives")
+    win_check = _chosen("win_check")
 
     def player_names(self) -> list[str]:
         """The names given, in seat order, empty seats left out."""
@@ -131,15 +167,7 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
             raise ValidationError("The target is a multiple of 5.")
 
 
-for _name in HOUSE_RULE_FIELDS:
-    setattr(
-        NewGameForm,
-        _name,
-        house_rule_field(next(r for r in HOUSE_RULES if r.name == _name)),
-    )
-
-
-class ImportForm(FlaskForm):  # type: ignore[misc]
+class ImportForm(FlaskForm):
     """An all-fives/1 record, as a file or pasted text."""
 
     record = FileField("Record file (.json)")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from flask import (
     Blueprint,
@@ -101,7 +102,9 @@ def _load(key: str) -> Loaded:
 def render_table(view: TableView, status: int = 200) -> tuple[str, int]:
     """The table: the partial for htmx, the whole page otherwise."""
     if view.notice is None:
-        flashed = get_flashed_messages(with_categories=True)
+        # With categories Flask gives (category, message) pairs; its annotation is the union
+        # of both forms, so say which one this is.
+        flashed = cast(list[tuple[str, str]], get_flashed_messages(with_categories=True))
         texts = [text for category, text in flashed if category != ENTERED]
         view.notice = " ".join(texts) if texts else None
         view.entered = view.entered or len(texts) < len(flashed)
@@ -207,7 +210,7 @@ def play(key: str) -> Answer:
         chosen = tile(*parse_halves(form.tile.data))
     except MalformedInput as refusal:
         return _refuse(loaded, refusal, "picker")
-    stale = _stale_or_none(loaded, form.version.data)
+    stale = _stale_or_none(loaded, form.seen)
     if stale is not None:
         return stale
     game, hand = loaded.game, loaded.game.hand
@@ -222,7 +225,7 @@ def play(key: str) -> Answer:
     ):
         return render_table(_view(loaded, selected=chosen))
     seat = hand.turn if hand is not None else 0
-    return _commit(key, form.version.data, [Play(seat, chosen, end)], "picker")
+    return _commit(key, form.seen, [Play(seat, chosen, end)], "picker")
 
 
 @bp.post("/games/<key:key>/turn")
@@ -233,7 +236,7 @@ def turn_lead(key: str) -> Answer:
     if not form.validate():
         return _incomplete(loaded)
     try:
-        after = store.turn_lead(key, form.version.data, form.west.data)
+        after = store.turn_lead(key, form.seen, form.west_wanted)
     except NotFound:
         abort(404, description=NO_GAME)
     except Stale:
@@ -259,7 +262,7 @@ def _by_player_to_play(key: str, event: Callable[[int], Event]) -> Answer:
         return _incomplete(loaded)
     hand = loaded.game.hand
     seat = hand.turn if hand is not None else 0
-    return _commit(key, form.version.data, [event(seat)], "actions")
+    return _commit(key, form.seen, [event(seat)], "actions")
 
 
 @bp.post("/games/<key:key>/draw")
@@ -281,12 +284,12 @@ def undo(key: str) -> Answer:
     form = EntryForm()
     if not form.validate():
         return _incomplete(loaded)
-    stale = _stale_or_none(loaded, form.version.data)
+    stale = _stale_or_none(loaded, form.seen)
     if stale is not None:
         return stale
     label = _view(loaded).undo_label
     try:
-        after, undone = store.undo(key, form.version.data)
+        after, undone = store.undo(key, form.seen)
     except Stale:
         return render_table(_view(_load(key), notice=STALE, notice_kind="stale"), 409)
     notice = f"Undone: {label}." if undone and label else "There is nothing to undo."
@@ -301,13 +304,13 @@ def redo(key: str) -> Answer:
     if not form.validate():
         return _incomplete(loaded)
     try:
-        after, redone = store.redo(key, form.version.data)
+        after, redone = store.redo(key, form.seen)
     except NotFound:
         abort(404, description=NO_GAME)
     except Stale:
         now = _load(key)
-        notice = STALE if now.row.redoable else STALE_REDO
-        return render_table(_view(now, notice=notice, notice_kind="stale"), 409)
+        why_stale = STALE if now.row.redoable else STALE_REDO
+        return render_table(_view(now, notice=why_stale, notice_kind="stale"), 409)
     except NothingToRedo as why:
         return render_table(_view(_load(key), notice=str(why), notice_kind="stale"), 409)
     except Refusal as refusal:
@@ -337,7 +340,7 @@ def settle(key: str) -> Answer:
                 remaining[seat] = held
     except Refusal as refusal:
         return _refuse(loaded, refusal, "settle", **keep)
-    return _commit(key, form.version.data, [Settle(remaining)], "settle", **keep)
+    return _commit(key, form.seen, [Settle(remaining)], "settle", **keep)
 
 
 @bp.post("/games/<key:key>/lead")
@@ -347,7 +350,7 @@ def lead(key: str) -> Answer:
     form = LeadForm()
     if not form.validate():
         return _incomplete(loaded)
-    stale = _stale_or_none(loaded, form.version.data)
+    stale = _stale_or_none(loaded, form.seen)
     if stale is not None:
         return stale
     game = loaded.game
@@ -363,7 +366,7 @@ def lead(key: str) -> Answer:
         return _draw_for_lead(loaded, form)
     else:
         return _incomplete(loaded)
-    return _commit(key, form.version.data, [_new_hand(game, leader, chosen)], "lead")
+    return _commit(key, form.seen, [_new_hand(game, leader, chosen)], "lead")
 
 
 def _new_hand(game: Game, leader: int, chosen: str) -> NewHand:
@@ -407,7 +410,7 @@ def _draw_for_lead(loaded: Loaded, form: LeadForm) -> Answer:
         )
         return render_table(_view(loaded, notice=notice, lead_round=tied, lead_values={}))
     new_hand = _new_hand(game, leader, "draw")
-    return _commit(loaded.row.edit_key, form.version.data, [new_hand], "lead", **keep)
+    return _commit(loaded.row.edit_key, form.seen, [new_hand], "lead", **keep)
 
 
 # -- a new game ------------------------------------------------------------------------------
@@ -416,7 +419,7 @@ def _draw_for_lead(loaded: Loaded, form: LeadForm) -> Answer:
 def _fill_defaults(form: NewGameForm, preset: str, players: int) -> None:
     """Put the preset's house rules for ``players`` players into the form."""
     for rule in HOUSE_RULES:
-        getattr(form, rule.name).data = rule.default(preset, players)
+        form[rule.name].data = rule.default(preset, players)
     form.partners.data = default_partners(preset, 4)
     lead_rule = next(rule for rule in HOUSE_RULES if rule.name == "lead")
     by_draw = lead_rule.default(preset, players) == "draw-highest"
@@ -437,7 +440,7 @@ def _options(form: NewGameForm, preset: str, players: int) -> dict[str, object]:
     old_preset, old_players = _filled(form)
     options: dict[str, object] = {}
     for rule in HOUSE_RULES:
-        value = getattr(form, rule.name).data
+        value = form[rule.name].data
         if value == rule.default(old_preset, old_players):
             continue
         if value != rule.default(preset, players):

@@ -7,6 +7,8 @@ import json
 from webforms import form_for
 from webtable import new_game
 
+from scorekeeper.rules.options import HOUSE_RULES
+
 
 def exported(client, table) -> dict:
     return json.loads(client.get(f"{table.url}/record.json").get_data())
@@ -115,3 +117,28 @@ def test_htmx_start_redirects_the_browser_to_the_table(client):
     response = client.post("/games/new", data=data, headers={"HX-Request": "true"})
     assert response.status_code == 200
     assert response.headers["HX-Redirect"].startswith("/games/")
+
+
+def test_every_house_rule_of_the_registry_is_a_labelled_field_with_its_values(client):
+    page = client.get("/games/new").get_data(as_text=True)
+    form = form_for(page, "/games/new")
+    for rule in HOUSE_RULES:
+        assert f'<label for="{rule.name}">{rule.title}</label>' in page, rule.name
+        if rule.choices:
+            assert form.selects[rule.name] == list(rule.choices), rule.name
+        else:
+            assert rule.numbers is not None
+            assert f'max="{rule.numbers[-1]}"' in page.split(f'id="{rule.name}"')[1].split(">")[0]
+
+
+def test_house_rule_values_outside_the_rule_are_refused_next_to_their_field(client):
+    form = form_for(client.get("/games/new").get_data(as_text=True), "/games/new")
+    data = form.data(
+        form.button(name="start"), player1="Ann", player2="Bob", deal="six", boneyard_reserve="9"
+    )
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "Not a valid choice." in page.split('id="deal"')[1].split("</div>")[0]
+    assert "Number must be between 0 and 4." in page.split('id="boneyard_reserve"')[1]
+    assert "data-game=" not in client.get("/").get_data(as_text=True)
