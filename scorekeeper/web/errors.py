@@ -16,7 +16,7 @@ from flask import Flask, render_template, request
 from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import exc as sql_errors
-from werkzeug.exceptions import HTTPException, InternalServerError, NotFound
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
 
 from scorekeeper.web.access import NO_GAME, hides_game
 from scorekeeper.web.extensions import db
@@ -85,8 +85,8 @@ def handle_http(error: HTTPException) -> tuple[str, int, dict[str, str]] | HTTPE
     if error.description == NO_GAME:
         explanation = NO_GAME
     rendered = render_error(code, explanation)
-    if code == 405 and error.valid_methods:  # type: ignore[attr-defined]
-        rendered[2]["Allow"] = ", ".join(error.valid_methods)  # type: ignore[attr-defined]
+    if isinstance(error, MethodNotAllowed) and error.valid_methods:
+        rendered[2]["Allow"] = ", ".join(error.valid_methods)
     return rendered
 
 
@@ -97,7 +97,8 @@ def _roll_back() -> None:
     except Exception:  # the database that failed the request may fail the rollback too
         logging.getLogger(__name__).warning("rollback failed", exc_info=True)
         with contextlib.suppress(Exception):
-            db.session.invalidate()
+            # The scoped session does not pass invalidate() on: ask the request's own Session.
+            db.session().invalidate()
 
 
 def handle_500(error: InternalServerError) -> tuple[str, int, dict[str, str]]:

@@ -13,6 +13,8 @@ from html import unescape
 from pathlib import Path
 
 import pytest
+from sqlalchemy import event as sa_event
+from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 from webforms import form_for
 from webtable import LEGAL, import_record, new_game
@@ -227,3 +229,26 @@ def test_postgresql_down_is_a_503_for_pages_and_the_new_game_form(tmp_path: Path
     assert response.status_code == 503
     form = form_for(response.get_data(as_text=True), "/games/new")
     assert form.data(form.button())["player1"] == "Ann", "the form is kept to send again"
+
+
+def test_a_connection_whose_rollback_failed_is_not_handed_to_the_next_request(
+    app, client, monkeypatch
+):
+    table = new_game(client, ["Ann", "Bob"])
+    invalidated: list[object] = []
+    with app.app_context():
+        sa_event.listen(db.engine, "invalidate", lambda *args: invalidated.append(args[0]))
+
+    def fails_mid_request(*args: object, **kwargs: object) -> None:
+        db.session.execute(text("SELECT 1"))  # the request holds a connection when it fails
+        raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+
+    def rollback_fails(*args: object, **kwargs: object) -> None:
+        raise OperationalError("ROLLBACK", {}, Exception("server closed the connection"))
+
+    monkeypatch.setattr(store, "load", fails_mid_request)
+    monkeypatch.setattr(db.session, "rollback", rollback_fails)
+    assert client.get(table.url).status_code == 503
+    assert len(invalidated) == 1, "the pool drops the connection instead of reusing it"
+    monkeypatch.undo()
+    assert client.get(table.url).status_code == 200
