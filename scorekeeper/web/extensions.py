@@ -13,7 +13,12 @@ from sqlalchemy.orm import DeclarativeBase
 
 
 class Base(DeclarativeBase):
-    """The declarative base of every model."""
+    """The declarative base of every model.
+
+    Models subclass it rather than ``db.Model``, which a type checker cannot see as a class:
+    ``db.Model`` is made from this class and shares its metadata and registry, so the tables,
+    the session and the migrations are the same either way.
+    """
 
 
 # A committed game row keeps the values just written (expire_on_commit=False): the answer to

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Index, Integer, String, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from scorekeeper.web.extensions import db
+from scorekeeper.web.extensions import Base
 
 
 def now() -> datetime:
@@ -27,7 +27,7 @@ def new_key() -> str:
     return secrets.token_urlsafe(KEY_BYTES)
 
 
-class GameRow(db.Model):  # type: ignore[name-defined,misc]
+class GameRow(Base):
     """A game's setup; ``status`` and ``winner`` are cached for the games list only.
 
     The sequential ``id`` never leaves the server: pages reach a game by its ``edit_key``
@@ -68,7 +68,7 @@ LIVE = "undone_at IS NULL"
 """The events the game is replayed from: those not undone."""
 
 
-class EventRow(db.Model):  # type: ignore[name-defined,misc]
+class EventRow(Base):
     """One entry of a game; ``data`` holds its fields as JSON.
 
     Nothing is ever deleted by an undo: an undone event keeps its row, with ``undone_at``
