@@ -9,6 +9,7 @@ cookie, never in a server-wide list.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from flask import Flask, abort, session, url_for
 from werkzeug.routing import BaseConverter
@@ -101,7 +102,7 @@ def hides_game(path: str) -> bool:
     return False
 
 
-def table_url(door: Door, **values: object) -> str:
+def table_url(door: Door, **values: Any) -> str:
     """The game's table behind ``door``: the edit page or the watch page."""
     endpoint = "games.table" if door.editable else "sharing.watch"
     return url_for(endpoint, key=door.key, **values)

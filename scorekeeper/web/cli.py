@@ -11,6 +11,7 @@ import socket
 import sqlite3
 import sys
 import tempfile
+from collections.abc import Callable, Iterable
 
 import click
 import segno
@@ -110,7 +111,7 @@ def backup_command(path: str) -> None:
     click.echo(f"Backed up {games} game{'' if games == 1 else 's'} to {path}.")
 
 
-class TableServer(BaseApplication):  # type: ignore[misc]
+class TableServer(BaseApplication):
     """gunicorn in one process with a few threads: enough for the phones of a few tables,
     and one process keeps SQLite's writers in one place."""
 
@@ -124,8 +125,8 @@ class TableServer(BaseApplication):  # type: ignore[misc]
         for name, value in self.options.items():
             self.cfg.set(name, value)
 
-    def load(self) -> Flask:
-        """The app to serve."""
+    def load(self) -> Callable[..., Iterable[bytes]]:
+        """The app to serve (a WSGI application)."""
         return self.application
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import click
-from flask import Flask, current_app
+from flask import Flask
+from flask.cli import ScriptInfo
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import event
@@ -82,11 +83,13 @@ class LazyMigrations:
 @click.pass_context
 def migrate_commands(ctx: click.Context) -> None:
     """Perform database migrations (Flask-Migrate's commands, loaded when first used)."""
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = ctx.ensure_object(ScriptInfo).load_app()
     if isinstance(app.extensions.get("migrate"), LazyMigrations):
         _migrations(app)
-    from flask_migrate.cli import db as commands
-
+    # Attaching Flask-Migrate put its own "db" group in this command's place: run that.
+    commands = app.cli.commands["db"]
+    if commands is migrate_commands:
+        raise click.ClickException("Flask-Migrate did not register its commands.")
     commands.main(args=ctx.args, prog_name=ctx.command_path, obj=ctx.obj)
 
 

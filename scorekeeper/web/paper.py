@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Any
 
 from flask import Blueprint, Response, render_template, request, url_for
 from markupsafe import Markup, escape
@@ -145,7 +146,7 @@ def last_index(game: Game, kind: str) -> int | None:
 
 
 @bp.app_template_global()
-def game_url(endpoint: str, door: Door, **values: object) -> str:
+def game_url(endpoint: str, door: Door, **values: Any) -> str:
     """The URL of a game's page behind ``door`` (the log, the sheet: "paper.log")."""
     return url_for(endpoint, door=door.kind, key=door.key, **values)
 

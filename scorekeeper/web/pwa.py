@@ -78,11 +78,19 @@ def offline() -> str:
     return render_template("offline.html")
 
 
+def _static_path() -> str:
+    """Where the app serves its static files, with the closing slash ("/static/")."""
+    path = current_app.static_url_path
+    if path is None:  # only an app made without a static folder, which create_app never makes
+        raise RuntimeError("the app serves no static files")
+    return path + "/"
+
+
 def precache() -> tuple[list[str], str]:
     """What the service worker keeps: the offline page and every static file it loads; and a
     version that changes whenever any of them changes."""
     page = render_template("offline.html")
-    static = current_app.static_url_path + "/"
+    static = _static_path()
     assets = sorted(
         {html.unescape(url) for url in _STATIC_URL.findall(page) if url.startswith(static)}
     )
@@ -102,7 +110,7 @@ def service_worker() -> Response:
         version=version,
         offline_url=url_for("pwa.offline"),
         precache=urls,
-        static_path=current_app.static_url_path + "/",
+        static_path=_static_path(),
     )
     response = Response(body, mimetype="text/javascript")
     # Browsers check for a new worker on navigations; never let a cache answer for it.

@@ -34,10 +34,10 @@ def rematch(key: str) -> Answer:
     setup = loaded.game.setup
     players = list(setup.players)
     events: list[Event] = []
-    extra: dict[str, str] = {}
+    lead: str | None = None
     if setup.rules.lead == "draw-highest":
         how = "each player draws a tile for the lead: the highest leads"
-        extra["lead"] = "draw"
+        lead = "draw"
     else:
         leader = _rng.randrange(len(players))
         events.append(NewHand(leader))
@@ -45,4 +45,5 @@ def rematch(key: str) -> Answer:
     again = store.create(setup, events)
     remember(again.row, EDIT)
     flash(f"Rematch: {listed(players)} in the same seats, with the same house rules; {how}.")
-    return redirect(url_for("games.table", key=again.row.edit_key, **extra), code=303)
+    # url_for leaves out a value of None: the table opens the draw for the lead only then.
+    return redirect(url_for("games.table", key=again.row.edit_key, lead=lead), code=303)

@@ -1,0 +1,29 @@
+from collections.abc import Callable
+from typing import TypeVar
+
+from flask import Blueprint, Flask
+from markupsafe import Markup
+from werkzeug.exceptions import BadRequest
+
+_V = TypeVar("_V", bound=Callable[..., object] | Blueprint | str)
+
+def generate_csrf(secret_key: str | None = None, token_key: str | None = None) -> str: ...
+def validate_csrf(
+    data: str | None,
+    secret_key: str | None = None,
+    time_limit: int | None = None,
+    token_key: str | None = None,
+) -> None: ...
+def csrf_meta_tag(
+    name: str | None = None, secret_key: str | None = None, token_key: str | None = None
+) -> Markup: ...
+
+class CSRFProtect:
+    def __init__(self, app: Flask | None = None) -> None: ...
+    def init_app(self, app: Flask) -> None: ...
+    def protect(self, apply_exemptions: bool = False) -> None: ...
+    def exempt(self, view: _V) -> _V: ...
+
+class CSRFError(BadRequest): ...
+
+def same_origin(current_uri: str, compare_uri: str) -> bool: ...
