@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, Literal
 
 from flask import Blueprint, Response, render_template, request, url_for
 from markupsafe import Markup, escape
@@ -136,7 +136,7 @@ def undone_in_log(loaded: Loaded) -> dict[int, list[UndoneEntry]]:
     return placed
 
 
-def last_index(game: Game, kind: str) -> int | None:
+def last_index(game: Game, kind: Literal["play", "settle"]) -> int | None:
     """The index in the log of the last play ("play") or settlement ("settle"), or None."""
     wanted = Play if kind == "play" else Settle
     for index in range(len(game.events) - 1, -1, -1):
@@ -160,7 +160,7 @@ def why_url(door: Door, index: int | None) -> str:
 
 
 @bp.app_template_global()
-def why_index(game: Game, kind: str) -> int | None:
+def why_index(game: Game, kind: Literal["play", "settle"]) -> int | None:
     """For templates: the log index of the game's last play or settlement."""
     return last_index(game, kind)
 

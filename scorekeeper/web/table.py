@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, Literal
 
 from scorekeeper.rules import (
     ALL_TILES,
@@ -113,13 +113,21 @@ class LeadTurn:
     east: int
 
 
+Where = Literal["picker", "actions", "settle", "lead", "undo"]
+"""The controls a refusal is shown beside: the tile picker, draw and pass, the settlement form,
+the leader's form, undo and redo."""
+
+NoticeKind = Literal["info", "stale", "refused"]
+"""How a notice above the table looks: news, the page was out of date, or a refusal."""
+
+
 @dataclass
 class Refused:
     """A refused entry to show beside what was tapped."""
 
     rule: str
     message: str
-    where: str
+    where: Where
 
 
 @dataclass
@@ -135,7 +143,7 @@ class TableView:
     seq: int
     version: int = 0
     notice: str | None = None
-    notice_kind: str = "info"
+    notice_kind: NoticeKind = "info"
     refused: Refused | None = None
     selected: Tile | None = None
     lead_round: tuple[int, ...] | None = None

@@ -73,7 +73,7 @@ from scorekeeper.web.store import (
     Stale,
     download_name,
 )
-from scorekeeper.web.table import Refused, TableView, table_view, undo_label
+from scorekeeper.web.table import Refused, TableView, Where, table_view, undo_label
 
 bp = Blueprint("games", __name__)
 
@@ -134,7 +134,9 @@ def _done(loaded: Loaded, notice: str | None = None, entered: bool = False) -> A
     return redirect(url_for("games.table", key=loaded.row.edit_key, _anchor=anchor), code=303)
 
 
-def _commit(key: str, version: int, events: Sequence[Event], where: str, **keep: object) -> Answer:
+def _commit(
+    key: str, version: int, events: Sequence[Event], where: Where, **keep: object
+) -> Answer:
     """Store ``events`` in the game at ``version``; answer the stale page, the refusal or the
     success."""
     try:
@@ -152,7 +154,7 @@ def _incomplete(loaded: Loaded) -> tuple[str, int]:
     return render_table(_view(loaded, notice=INCOMPLETE, notice_kind="stale"), 400)
 
 
-def _refuse(loaded: Loaded, refusal: Refusal, where: str, **keep: object) -> tuple[str, int]:
+def _refuse(loaded: Loaded, refusal: Refusal, where: Where, **keep: object) -> tuple[str, int]:
     return render_table(
         _view(loaded, refused=Refused(refusal.rule, refusal.message, where), **keep), 422
     )
