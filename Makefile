@@ -30,6 +30,7 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	MYPYPATH=typings $(PY) -m mypy.stubtest flask_wtf --ignore-missing-stub
 	$(VENV)/bin/pytest
 
 ## Run every benchmark in bench/ (replay speed, tap latency, page weight, live poll, club load); figures, not tests

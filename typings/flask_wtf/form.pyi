@@ -8,13 +8,12 @@ from wtforms.meta import _MultiDictLike
 
 SUBMIT_METHODS: set[str]
 
-class _Auto: ...
-
 class FlaskForm(Form):
-    # formdata left out means the current request's form and files when it was submitted.
+    # Without formdata: the submitted request's form and files; formdata=None: no form data.
     def __init__(
         self,
-        formdata: _MultiDictLike | _Auto | None = ...,
+        formdata: _MultiDictLike | None = ...,
+        *,
         obj: object | None = None,
         prefix: str = "",
         data: Mapping[str, Any] | None = None,
