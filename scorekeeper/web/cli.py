@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterable
 
 import click
 import segno
-from flask import Flask, current_app
-from flask.cli import with_appcontext
+from flask import Flask
+from flask.cli import ScriptInfo, with_appcontext
 from gunicorn.app.base import BaseApplication
 
 from scorekeeper.web import store
@@ -186,7 +186,7 @@ def serve_command(host: str, port: int, qr: bool | None) -> None:
     for a club on the internet use gunicorn behind an HTTPS proxy instead (see README).
     """
     announce(host, port, sys.stdout.isatty() if qr is None else qr)
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = click.get_current_context().ensure_object(ScriptInfo).load_app()
     TableServer(app, f"[{host}]:{port}" if ":" in host else f"{host}:{port}").run()
 
 

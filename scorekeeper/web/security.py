@@ -121,6 +121,8 @@ def init_app(app: Flask) -> None:
     app.session_interface = SessionCookies()
     count = proxies(app)
     if count:
+        # Wrapping wsgi_app is how Flask's documentation applies middleware; mypy sees a
+        # method replaced.
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count)  # type: ignore[method-assign]
     app.before_request(refuse_cross_site_writes)
     app.after_request(add_security_headers)
