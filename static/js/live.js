@@ -5,6 +5,7 @@
 // A newer table (or board) is swapped in keeping what the reader was doing: the scroll
 // position, a picked tile (sent as ?selected= so the server keeps it picked), text typed
 // into a form, which folds are open, and the focus. A short "Updated" cue says it happened.
+// A game that is no longer there (deleted: the poll answers 404) is not asked about again.
 (function () {
   "use strict";
 
@@ -48,6 +49,13 @@
     const live = poller();
     if (!live || event.detail.elt !== live) return;
     const xhr = event.detail.xhr;
+    if (xhr && xhr.status === 404) {
+      // The game was deleted: the alerts say so (the server's fragment), and asking again
+      // would only add "no such game" answers, which the limit on unknown links counts
+      // for the whole address (every phone and table behind the same router).
+      live.remove();
+      return;
+    }
     if (!xhr || xhr.status !== 200) return;
     const shown = shownBy(live);
     const fresh = new DOMParser().parseFromString(xhr.responseText, "text/html").body

@@ -168,3 +168,29 @@ def test_my_games_lists_what_this_phone_opened_and_forgets_on_request(
     expect(second_phone.locator(".my-game")).to_have_count(0)
     phone.goto(live_server.url + "/")
     expect(phone.locator(".my-game")).to_have_count(1)
+
+
+def test_a_deleted_game_stops_its_watchers_polling(
+    live_server: LiveServer, phone: Page, second_phone: Page
+) -> None:
+    """A phone still on a deleted game says so once and stops asking: its "no such game"
+    answers would otherwise count, every 1.5 s, against the limit on unknown links that the
+    whole house or club (one address) shares, and soon lock every table out."""
+    phone.goto(started(live_server))
+    second_phone.goto(watch_link(phone))
+    polls: list[int] = []
+    second_phone.on(
+        "response", lambda r: polls.append(r.status) if r.url.endswith("/live") else None
+    )
+    with second_phone.expect_response(lambda r: r.url.endswith("/live")):
+        pass  # the watch page follows the game
+
+    phone.locator("[data-delete-link]").first.click()
+    phone.locator("button[data-delete]").click()
+    expect(phone.locator(".deleted-game")).to_have_count(1)
+    expect(second_phone.locator("#alerts")).to_contain_text(
+        "There is no game at this link", timeout=LIVE_WITHIN_MS * 2
+    )
+    gone = polls.count(404)
+    second_phone.wait_for_timeout(4000)  # more than two of the poll's 1.5 s beats
+    assert polls.count(404) == gone == 1, polls
