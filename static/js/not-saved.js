@@ -5,18 +5,30 @@
    answered with a server error (5xx), the page says so beside the form, "Not saved", with a
    "Send again" button that sends the same fields again. Sending twice is safe: the version was
    taken from the table the entry was made on, so if the first one did arrive the server
-   refuses the second as stale (409) and shows the table as it is. */
+   refuses the second as stale (409) and shows the table as it is.
+
+   The new-game form is looked after the same way (its htmx POSTs aim at #new-game): "Start the
+   game" pressed while the server cannot be reached says so, and "Send again" sends the names
+   and rules typed. If the first one did arrive, sending again starts a second game. */
 
 (() => {
   "use strict";
 
   const ENTRY_TIMEOUT_MS = 10000;
   const TABLE = "#table";
-  let pending = null; // {path, values, reason}: the last entry that was not saved
+  const NEW_GAME = "new-game";
+  let pending = null; // {path, values, target, reason}: the last entry that was not saved
+
+  function startsGame(config) {
+    return Boolean(config.target && config.target.id === NEW_GAME);
+  }
 
   function isEntry(config) {
     return Boolean(
-      config && config.verb === "post" && config.formData && config.formData.has("version"),
+      config &&
+        config.verb === "post" &&
+        config.formData &&
+        (config.formData.has("version") || startsGame(config)),
     );
   }
 
@@ -69,7 +81,8 @@
 
   function formFor(path) {
     const table = document.querySelector(TABLE);
-    return table ? table.querySelector(`form[action="${CSS.escape(path)}"]`) : null;
+    const selector = `form[action="${CSS.escape(path)}"]`;
+    return (table && table.querySelector(selector)) || document.querySelector(selector);
   }
 
   /* Where the notice goes: just before the form the entry came from, or the form of the same
@@ -127,10 +140,11 @@
     button.textContent = "Sending…";
     // From the entry's form when the table still has it, so that the live view (live.js)
     // sees an entry on its way; the values sent are the ones that failed, version included.
-    const source = formFor(pending.path) || document.querySelector(TABLE) || document.body;
+    const source =
+      formFor(pending.path) || document.querySelector(pending.target) || document.body;
     window.htmx.ajax("POST", pending.path, {
       source,
-      target: TABLE,
+      target: pending.target,
       swap: "outerHTML",
       values: pending.values,
     });
@@ -138,7 +152,8 @@
 
   function failed(detail, reason) {
     const config = detail.requestConfig;
-    pending = { path: config.path, values: valuesOf(config.formData), reason };
+    const target = startsGame(config) ? `#${NEW_GAME}` : TABLE;
+    pending = { path: config.path, values: valuesOf(config.formData), target, reason };
     const form = detail.elt && detail.elt.closest ? detail.elt.closest("form") : null;
     show(form, true);
   }

@@ -248,6 +248,25 @@ def test_a_failed_send_again_says_so_again(live_server: LiveServer, phone: Page)
     table.expect_unchanged()
 
 
+def test_starting_a_game_that_cannot_reach_the_server_is_shown_and_sent_again(
+    live_server: LiveServer, phone: Page
+) -> None:
+    phone.goto(live_server.url + "/games/new")
+    phone.locator('input[name="player1"]').fill("Ann")
+    phone.locator('input[name="player2"]').fill("Ben")
+    phone.route("**/games/new", lambda route: route.abort())
+    phone.get_by_role("button", name="Start the game").click()
+
+    notice = phone.locator("[data-not-saved]")
+    expect(notice).to_contain_text(NOT_REACHED)
+    assert notice.evaluate("n => n.nextElementSibling.id") == "new-game", "beside the form"
+    expect(phone.locator('input[name="player2"]')).to_have_value("Ben")
+    phone.unroute("**/games/new")
+    notice.get_by_role("button", name="Send again").click()
+    expect(phone).to_have_url(re.compile(r"/games/[A-Za-z0-9_-]{22}$"))
+    expect(phone.locator("[data-seat]").first).to_contain_text("Ann")
+
+
 # -- keeping the screen on --------------------------------------------------------------
 
 FAKE_WAKE_LOCK = """
