@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import secrets
@@ -11,6 +12,7 @@ from datetime import timedelta
 from typing import Any
 
 from flask import Flask
+from sqlalchemy.engine import make_url
 
 from scorekeeper.web import (
     access,
@@ -65,6 +67,24 @@ def _ensure_secret_key(app: Flask) -> None:
     app.config["SECRET_KEY"] = key
 
 
+def _private_sqlite_file(app: Flask) -> None:
+    """Create a new SQLite database file readable by its owner only (0600).
+
+    It holds every game's edit and watch keys, the secrets behind the links. SQLite gives its
+    ``-wal`` and ``-shm`` files the database file's mode; an existing file is left as it is.
+    """
+    parsed = make_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    path = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not path or path.startswith((":memory:", "file:")):
+        return
+    # Flask-SQLAlchemy reads a relative SQLite path from the instance folder.
+    path = os.path.join(app.instance_path, path)
+    if os.path.exists(path):
+        return
+    with contextlib.suppress(OSError):  # a folder that is missing is SQLite's error to report
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, OWNER_ONLY))
+
+
 def _versioned_static(app: Flask) -> None:
     """Static URLs carry a hash of the file's content, so browsers may keep them a year."""
     versions: dict[tuple[str, float], str] = {}
@@ -116,6 +136,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    _private_sqlite_file(app)
     _versioned_static(app)
     # Before the extensions, so every POST is counted and checked before CSRF and the views.
     security.init_app(app)

@@ -319,6 +319,31 @@ def test_an_existing_world_readable_config_is_tightened(tmp_path: Path) -> None:
     assert "SECRET_KEY = " in text
 
 
+def test_a_new_sqlite_database_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    """The database holds every game's edit and watch keys, the secrets behind the links."""
+    database = tmp_path / "club.sqlite"
+    old = os.umask(0o022)  # a usual umask: new files readable by everyone
+    try:
+        app = create_app(
+            {
+                "TESTING": True,
+                "SECRET_KEY": "test",
+                "WTF_CSRF_ENABLED": False,
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
+            }
+        )
+        with app.app_context():
+            flask_migrate.upgrade()
+            new_game(app.test_client(), ["Ann", "Bob"])
+            files = [p for p in tmp_path.iterdir() if p.name.startswith("club.sqlite")]
+            assert any(p.name.endswith("-wal") for p in files), files
+            modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in files}
+            extensions.db.engine.dispose()
+    finally:
+        os.umask(old)
+    assert set(modes.values()) == {0o600}, modes
+
+
 # -- rate limits ----------------------------------------------------------------------------
 
 
