@@ -13,10 +13,11 @@ from scorekeeper.rules.errors import (
     Refusal,
 )
 from scorekeeper.rules.events import LEAD_WAYS, Draw, Event, Held, NewHand, Pass, Play, Settle
-from scorekeeper.rules.game import Game, Hand, Scored, Setup
+from scorekeeper.rules.game import Game, Hand, Scored
 from scorekeeper.rules.layout import End, Layout, is_arm_name
 from scorekeeper.rules.options import HOUSE_RULES, PRESETS, HouseRule, Rules
 from scorekeeper.rules.settlement import Settlement, round_to_five
+from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import ALL_TILES, Tile, parse_halves, parse_tile, tile
 
 __all__ = [

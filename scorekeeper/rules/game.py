@@ -15,98 +15,16 @@ shares them and copies only the current hand, so a copy to continue from is chea
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from scorekeeper.rules.errors import IllegalEntry, MalformedInput
-from scorekeeper.rules.events import LEAD_WAYS, Draw, Event, Held, NewHand, Pass, Play, Settle
+from scorekeeper.rules.events import LEAD_WAYS, Draw, Event, NewHand, Pass, Play, Settle
 from scorekeeper.rules.layout import Layout, is_arm_name
-from scorekeeper.rules.options import (
-    OptionValue,
-    Rules,
-    default_partners,
-    parse_options,
-    parse_preset,
-    resolve,
-)
 from scorekeeper.rules.settlement import Settlement, check_remaining, settle
+from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import Tile
 from scorekeeper.rules.wording import listed, tile_count
-
-
-@dataclass(frozen=True)
-class Setup:
-    """Who plays, in seat order, and by which preset and house rules."""
-
-    players: tuple[str, ...]
-    preset: str = "all-fives"
-    options: Mapping[str, OptionValue] = field(default_factory=dict)
-    partners: bool | None = None
-
-    @classmethod
-    def create(
-        cls,
-        players: Sequence[str],
-        preset: object = "all-fives",
-        options: object = None,
-        partners: object = None,
-    ) -> Setup:
-        """A checked setup; malformed values are refused with rule ``record``."""
-        if not isinstance(players, (list, tuple)) or not 2 <= len(players) <= 4:
-            raise MalformedInput("players lists 2 to 4 names in seat order.")
-        seen: set[str] = set()
-        for name in players:
-            if not isinstance(name, str) or not name.strip():
-                raise MalformedInput(f"A player's name is non-empty text, not {name!r}.")
-            key = name.strip().casefold()
-            if key in seen:
-                raise MalformedInput(f'Two players are called "{name}": names must differ.')
-            seen.add(key)
-        checked_preset = parse_preset(preset)
-        checked_options = parse_options({} if options is None else options)
-        if partners is not None:
-            if not isinstance(partners, bool):
-                raise MalformedInput(f"partners is true or false, not {partners!r}.")
-            if partners and len(players) != 4:
-                raise MalformedInput("Partnerships need 4 players.")
-        return cls(tuple(players), checked_preset, checked_options, partners)
-
-    @property
-    def rules(self) -> Rules:
-        """The house rules in force."""
-        return resolve(self.preset, len(self.players), self.options)
-
-    @property
-    def in_partnership(self) -> bool:
-        """Whether seats 1 and 3 play against seats 2 and 4."""
-        if self.partners is None:
-            return default_partners(self.preset, len(self.players))
-        return self.partners
-
-    @property
-    def sides(self) -> tuple[str, ...]:
-        """The names of the sides that keep a score, in seat order."""
-        p = self.players
-        if self.in_partnership:
-            return (f"{p[0]} & {p[2]}", f"{p[1]} & {p[3]}")
-        return p
-
-    def side_of(self, seat: int) -> int:
-        """The side that seat ``seat`` scores for."""
-        return seat % 2 if self.in_partnership else seat
-
-    @cached_property
-    def _seats(self) -> dict[str, int]:
-        return {player: seat for seat, player in enumerate(self.players)}
-
-    def seat_of(self, name: object) -> int:
-        """The seat of the player called ``name``, or a ``record`` refusal."""
-        if isinstance(name, str) and name in self._seats:
-            return self._seats[name]
-        raise MalformedInput(
-            f"{name!r} is not a player in this game; the players are {listed(self.players)}."
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -628,6 +546,3 @@ class Game:
         if first is not None and str(first) == double:
             return f"There is no {end} end: {double} is the first spinner, its ends are N and S. {open_ends}"
         return f"There is no {end} end: {double} is not on the table. {open_ends}"
-
-
-Remaining = Mapping[int, Held]

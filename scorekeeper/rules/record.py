@@ -14,9 +14,10 @@ from typing import Any
 
 from scorekeeper.rules.errors import MalformedInput, RecordRefusal, Refusal
 from scorekeeper.rules.events import LEAD_WAYS, Draw, Event, Held, NewHand, Pass, Play, Settle
-from scorekeeper.rules.game import Game, Hand, Setup
+from scorekeeper.rules.game import Game, Hand
 from scorekeeper.rules.layout import is_arm_name
 from scorekeeper.rules.names import name_problem
+from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import parse_halves, parse_tile, tile
 
 FORMAT = "all-fives/1"

@@ -10,16 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from scorekeeper.rules.errors import IllegalEntry
+from scorekeeper.rules.events import Held
+from scorekeeper.rules.options import Rules
+from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import ALL_TILES, TOTAL_PIPS, Tile
 from scorekeeper.rules.wording import tile_count
-
-if TYPE_CHECKING:
-    from scorekeeper.rules.events import Held
-    from scorekeeper.rules.game import Setup
-    from scorekeeper.rules.options import Rules
 
 
 def round_to_five(pips: int) -> int:

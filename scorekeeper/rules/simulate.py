@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 
 from scorekeeper.rules.events import Draw, Held, NewHand, Pass, Play, Settle
-from scorekeeper.rules.game import Game, Setup
+from scorekeeper.rules.game import Game
+from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import ALL_TILES, Tile
 
 
