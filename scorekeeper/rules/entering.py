@@ -1,5 +1,5 @@
 """How entering a game at a table works, beyond the moves themselves: what one undo takes
-back, when the next hand begins by itself, until when the lead tile may be turned round, who
+back and what a redo brings back, when the next hand begins by itself, until when the lead tile may be turned round, who
 wins the draw for the lead, and how a player says what they still hold.
 
 The web layer asks these questions; the answers are rules of the app's referee, so they live
@@ -9,9 +9,10 @@ here with the rest of it, in pure Python.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from scorekeeper.rules.errors import MalformedInput, Refusal
-from scorekeeper.rules.events import Held, NewHand, Play, Settle
+from scorekeeper.rules.events import Event, Held, NewHand, Play, Settle
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.tiles import Tile, parse_tile
 
@@ -45,6 +46,18 @@ def undo_steps(game: Game) -> int:
     ):
         return 2
     return 1
+
+
+def redone(game: Game, events: Iterable[Event]) -> Game:
+    """The game after a redo brings ``events`` back (what one undo took back, oldest first).
+
+    The referee checks them again as if they were entered anew, so a redo is applied whole
+    on a fork of ``game`` or refused with a Refusal, ``game`` itself unchanged either way.
+    """
+    again = game.fork()
+    for event in events:
+        again.push(event)
+    return again
 
 
 class CannotTurn(Exception):

@@ -15,8 +15,9 @@ from flask import Flask, abort, session, url_for
 from werkzeug.routing import BaseConverter
 
 from scorekeeper.web import store
+from scorekeeper.web.loaded import EDIT, WATCH, Door, Loaded
 from scorekeeper.web.models import KEY_PATTERN, GameRow
-from scorekeeper.web.store import EDIT, WATCH, Door, Loaded, NotFound
+from scorekeeper.web.store import NotFound
 
 NO_GAME = "There is no game at this link. Check that the link was copied whole."
 DOORS = f"<any({EDIT}, {WATCH}):door>"

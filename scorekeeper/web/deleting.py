@@ -31,8 +31,9 @@ from scorekeeper.rules.wording import listed
 from scorekeeper.web import store
 from scorekeeper.web.access import NO_GAME, load_or_404, remember, remembered
 from scorekeeper.web.errors import render_error
+from scorekeeper.web.loaded import EDIT
 from scorekeeper.web.models import GameRow, now
-from scorekeeper.web.store import EDIT, CannotDelete, NotFound
+from scorekeeper.web.store import CannotDelete, NotFound
 from scorekeeper.web.table import table_view
 
 bp = Blueprint("deleting", __name__)

@@ -20,7 +20,8 @@ from flask_wtf.csrf import CSRFError
 from scorekeeper.web import errors, store
 from scorekeeper.web.access import remember
 from scorekeeper.web.forms import NewGameForm
-from scorekeeper.web.store import EDIT, NotFound
+from scorekeeper.web.loaded import EDIT
+from scorekeeper.web.store import NotFound
 from scorekeeper.web.table import table_view
 from scorekeeper.web.views import is_htmx, render_table
 

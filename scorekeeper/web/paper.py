@@ -22,7 +22,8 @@ from scorekeeper.rules.rulebook import rulebook
 from scorekeeper.rules.sheet import Tally, score_sheet, sheet_csv, tally
 from scorekeeper.rules.wording import listed
 from scorekeeper.web.access import DOORS, load_or_404
-from scorekeeper.web.store import Door, Loaded, download_name, undone_events
+from scorekeeper.web.loaded import Door, Loaded
+from scorekeeper.web.store import download_name, undone_events
 
 bp = Blueprint("paper", __name__)
 

@@ -12,7 +12,7 @@ from scorekeeper.rules import Event, NewHand
 from scorekeeper.rules.wording import listed
 from scorekeeper.web import store
 from scorekeeper.web.access import load_or_404, remember
-from scorekeeper.web.store import EDIT
+from scorekeeper.web.loaded import EDIT
 from scorekeeper.web.table import table_view
 from scorekeeper.web.views import Answer, render_table
 

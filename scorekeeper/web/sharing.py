@@ -13,7 +13,8 @@ from markupsafe import Markup
 from scorekeeper.rules import MalformedInput, Tile, parse_tile
 from scorekeeper.web import store
 from scorekeeper.web.access import DOORS, NO_GAME, load_or_404, remember
-from scorekeeper.web.store import WATCH, Door, Loaded, NotFound
+from scorekeeper.web.loaded import WATCH, Door, Loaded
+from scorekeeper.web.store import NotFound
 from scorekeeper.web.table import table_view
 
 bp = Blueprint("sharing", __name__)

@@ -38,16 +38,12 @@ from scorekeeper.rules import (
     Setup,
     parse_tile,
 )
-from scorekeeper.rules.entering import CannotTurn, next_hand, turnable_lead, undo_steps
+from scorekeeper.rules.entering import CannotTurn, next_hand, redone, turnable_lead, undo_steps
 from scorekeeper.web import replayed
 from scorekeeper.web.extensions import db
+from scorekeeper.web.loaded import EDIT, WATCH, DoorKind, Loaded, door_kind
 from scorekeeper.web.models import EventRow, GameRow
 from scorekeeper.web.models import now as _now
-
-EDIT = "games"
-"""The edit door: ``/games/<edit key>`` may enter, undo and settle."""
-WATCH = "watch"
-"""The watch door: ``/watch/<watch key>`` shows the same game and changes nothing."""
 
 
 class NotFound(Exception):
@@ -65,58 +61,6 @@ class Stale(Exception):
         super().__init__(f"expected version {expected}, the game is at version {actual}")
         self.expected = expected
         self.actual = actual
-
-
-@dataclass(frozen=True)
-class Door:
-    """How a page reached a game: by its edit link (``games``) or its watch link (``watch``).
-
-    ``key`` is the key in the URL; the watch key is known behind both doors (whoever may
-    change a game may also share its watch link), the edit key only behind the edit door.
-    """
-
-    kind: str
-    key: str
-    watch_key: str
-
-    @property
-    def editable(self) -> bool:
-        """Whether this door may change the game."""
-        return self.kind == EDIT
-
-    @property
-    def edit_key(self) -> str | None:
-        """The edit key, behind the edit door only."""
-        return self.key if self.editable else None
-
-    @classmethod
-    def of(cls, row: GameRow, kind: str = EDIT) -> Door:
-        """The door ``kind`` of the stored game ``row``."""
-        return cls(kind, row.edit_key if kind == EDIT else row.watch_key, row.watch_key)
-
-
-@dataclass
-class Loaded:
-    """A stored game, the referee's game replayed from its events, and the door used.
-
-    ``version`` is the version the game was replayed at (the row's, read with its events):
-    the number an entry form must carry.
-    """
-
-    row: GameRow
-    game: Game
-    door_kind: str = EDIT
-    version: int = 0
-
-    @property
-    def door(self) -> Door:
-        """The door the game was reached by."""
-        return Door.of(self.row, self.door_kind)
-
-    @property
-    def seq(self) -> int:
-        """How many events the game has (the page's ``data-seq``)."""
-        return len(self.game.events)
 
 
 # -- events as JSON ---------------------------------------------------------------------
@@ -259,6 +203,12 @@ def redo_events(row: GameRow) -> list[Event]:
     return [event_from_json(r.kind, r.data) for r in _redo_rows(row)]
 
 
+def _loaded(row: GameRow, game: Game, kind: DoorKind, version: int) -> Loaded:
+    """The game as a page behind door ``kind`` gets it; behind the edit door with what a redo
+    would bring back (read only while the row says an undo may be redone)."""
+    return Loaded(row, game, kind, version, redo_events(row) if kind == EDIT else ())
+
+
 @dataclass(frozen=True)
 class Undone:
     """An undone event, for the log: ``after`` live events came before it, when it was entered."""
@@ -350,9 +300,12 @@ def version_of(key: str, kind: str = EDIT) -> int:
 
 def load(key: str, kind: str = EDIT) -> Loaded:
     """The game behind door ``kind`` with key ``key``, replayed from its events, or NotFound."""
-    row = find(key, kind)
+    door = door_kind(kind)
+    if door is None:
+        raise NotFound(kind)
+    row = find(key, door)
     found = _replayed(row)
-    return Loaded(row, found.game, kind, found.version)
+    return _loaded(row, found.game, door, found.version)
 
 
 def list_games() -> list[GameRow]:
@@ -487,7 +440,7 @@ def append(edit_key: str, expected_version: int, events: Sequence[Event]) -> Loa
             _cache(row, game)
     except IntegrityError:
         raise Stale(expected_version, expected_version + 1) from None
-    return Loaded(row, game, EDIT, change.version)
+    return _loaded(row, game, EDIT, change.version)
 
 
 def undo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
@@ -507,7 +460,7 @@ def undo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
                 stored.undone_at = moment
                 stored.undo_mark = row.version
             row.redoable = (row.redoable or 0) + 1
-    return Loaded(row, game, EDIT, change.version), undone
+    return _loaded(row, game, EDIT, change.version), undone
 
 
 NOTHING_TO_REDO = "There is nothing to redo: no entry was undone since the last one was made."
@@ -526,15 +479,13 @@ def redo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
         if not stored or [r.seq for r in stored] != list(range(first, first + len(stored))):
             raise NothingToRedo(NOTHING_TO_REDO)
         events = [event_from_json(r.kind, r.data) for r in stored]
-        game = change.game = change.known.game.fork()
-        for event in events:
-            game.push(event)
+        game = change.game = redone(change.known.game, events)
         for again in stored:
             again.undone_at = None
             again.undo_mark = None
         _cache(row, game, entered=False)
         row.redoable = max(0, (row.redoable or 0) - 1)
-    return Loaded(row, game, EDIT, change.version), events
+    return _loaded(row, game, EDIT, change.version), events
 
 
 def turn_lead(edit_key: str, expected_version: int, west: int) -> Loaded:
@@ -568,7 +519,7 @@ def turn_lead(edit_key: str, expected_version: int, west: int) -> Loaded:
         ).one()
         stored.data = event_to_json(turned)[1]
         _cache(row, game)
-    return Loaded(row, game, EDIT, change.version)
+    return _loaded(row, game, EDIT, change.version)
 
 
 def create(setup: Setup, events: Sequence[Event] = ()) -> Loaded:
@@ -588,7 +539,7 @@ def create(setup: Setup, events: Sequence[Event] = ()) -> Loaded:
         db.session.add(EventRow(game_id=row.id, seq=number, kind=kind, data=data))
     version = row.version
     db.session.commit()
-    return Loaded(row, game, EDIT, version)
+    return _loaded(row, game, EDIT, version)
 
 
 # -- deleting a game, for a while ------------------------------------------------------------

@@ -23,15 +23,11 @@ from scorekeeper.rules import (
     Settle,
     Tile,
 )
-from scorekeeper.rules.entering import CannotTurn, turnable_lead, undo_steps
+from scorekeeper.rules.entering import CannotTurn, redone, turnable_lead, undo_steps
 from scorekeeper.rules.wording import listed, signed
 from scorekeeper.web.held import tiles_named
+from scorekeeper.web.loaded import Door, Loaded
 from scorekeeper.web.picture import Picture, picture
-from scorekeeper.web.store import (
-    Door,
-    Loaded,
-    redo_events,
-)
 
 
 @dataclass(frozen=True)
@@ -446,16 +442,13 @@ def table_view(loaded: Loaded, **kwargs: Any) -> TableView:
 def redo_label(loaded: Loaded) -> str | None:
     """What a redo would bring back, in words, or None when redo is not offered.
 
-    Only right after an undo: the undone entry is pushed onto a fork of the game (the
+    Only right after an undo: the undone entry is brought back on a fork of the game (the
     current hand, not a replay of the game) to spell it as the undo button would.
     """
-    events = redo_events(loaded.row)
-    if not events:
+    if not loaded.redo:
         return None
-    again = loaded.game.fork()
     try:
-        for event in events:
-            again.push(event)
+        again = redone(loaded.game, loaded.redo)
     except Refusal:
         return None
     return undo_label(again)

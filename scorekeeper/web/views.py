@@ -65,9 +65,8 @@ from scorekeeper.web.forms import (
     TurnForm,
 )
 from scorekeeper.web.held import MAX_TICKED, held_of
+from scorekeeper.web.loaded import EDIT, Loaded
 from scorekeeper.web.store import (
-    EDIT,
-    Loaded,
     NotFound,
     NothingToRedo,
     Stale,
