@@ -158,6 +158,24 @@ class Game:
             return None
         return hand.went_out
 
+    def scores_after_hands(self) -> list[tuple[int, ...]]:
+        """Each side's score after each hand, in hand order; the current hand's is the score now.
+
+        Every hand keeps the scores as they were when it began, which are the scores after
+        the hand before it, so this reads snapshots and adds nothing up again.
+        """
+        after = [tuple(hand.scores_before) for hand in self.hands[1:]]
+        if self.hands:
+            after.append(tuple(self.scores))
+        return after
+
+    def play_points(self, hand: Hand) -> tuple[int, ...]:
+        """What each side scored by plays in ``hand`` (its settlement not included)."""
+        points = [0] * len(self.sides)
+        for scored in hand.plays:
+            points[self._side_of[scored.player]] += scored.points
+        return tuple(points)
+
     def drawable(self) -> int:
         """Tiles that may still be drawn in the current hand (the reserve is never drawn)."""
         hand = self.hand

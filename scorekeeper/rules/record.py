@@ -309,9 +309,9 @@ def replay_result(game: Game) -> dict[str, Any]:
         return dict(zip(sides, values, strict=True))
 
     hands: list[dict[str, Any]] = []
+    scores_after = game.scores_after_hands()
     for index, hand in enumerate(game.hands):
         last = index == len(game.hands) - 1
-        after = game.scores if last else game.hands[index + 1].scores_before
         settled = hand.settlement.changes if hand.settlement else (0,) * len(sides)
         next_lead = None
         if (
@@ -334,7 +334,7 @@ def replay_result(game: Game) -> dict[str, Any]:
                     for p in hand.plays
                 ],
                 "settlement": per_side(settled),
-                "scores": per_side(list(after)),
+                "scores": per_side(scores_after[index]),
                 "next_lead": next_lead,
             }
         )

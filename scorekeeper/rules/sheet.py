@@ -119,9 +119,6 @@ def _ended(game: Game, hand: Hand) -> str:
 
 
 def _row(game: Game, hand: Hand, totals: tuple[int, ...]) -> SheetRow:
-    plays = [0] * len(game.sides)
-    for scored in hand.plays:
-        plays[game.side_of(scored.player)] += scored.points
     settled = hand.settlement
     return SheetRow(
         number=hand.number,
@@ -130,7 +127,7 @@ def _row(game: Game, hand: Hand, totals: tuple[int, ...]) -> SheetRow:
         result=hand.result,
         ended=_ended(game, hand),
         went_out=hand.went_out,
-        plays=tuple(plays),
+        plays=game.play_points(hand),
         settlement=None if settled is None else settled.changes,
         totals=totals,
     )
@@ -138,11 +135,10 @@ def _row(game: Game, hand: Hand, totals: tuple[int, ...]) -> SheetRow:
 
 def score_sheet(game: Game, played_on: date | None = None) -> Sheet:
     """The score sheet of ``game``; ``played_on`` is shown in the header when given."""
-    rows = []
-    for number, hand in enumerate(game.hands):
-        last = number == len(game.hands) - 1
-        after = game.scores if last else game.hands[number + 1].scores_before
-        rows.append(_row(game, hand, tuple(after)))
+    rows = [
+        _row(game, hand, after)
+        for hand, after in zip(game.hands, game.scores_after_hands(), strict=True)
+    ]
     return Sheet(_header(game, played_on), tuple(rows), tuple(game.scores), game.winner)
 
 

@@ -391,11 +391,9 @@ class TableView:
     def hand_tally(self) -> list[tuple[str, int]]:
         """Each side and the points it has made by plays in the current hand so far."""
         hand, game = self.hand, self.game
-        points = [0] * len(game.sides)
-        if hand is not None and self.phase != "lead":
-            for play in hand.plays:
-                points[game.side_of(play.player)] += play.points
-        return list(zip(game.sides, points, strict=True))
+        if hand is None or self.phase == "lead":
+            return [(side, 0) for side in game.sides]
+        return list(zip(game.sides, game.play_points(hand), strict=True))
 
     @property
     def last_points(self) -> int | None:
@@ -572,21 +570,15 @@ def settlement_lines(game: Game, hand: Hand) -> list[str]:
 
 def hand_summaries(game: Game) -> list[HandSummary]:
     """Each hand: leader, ending, points in play and at the end per side, totals after."""
-    rows = []
     sides = len(game.sides)
-    for index, hand in enumerate(game.hands):
-        play_points = [0] * sides
-        for scored in hand.plays:
-            play_points[game.side_of(scored.player)] += scored.points
-        after = game.scores if index == len(game.hands) - 1 else game.hands[index + 1].scores_before
-        rows.append(
-            HandSummary(
-                hand.number,
-                game.players[hand.leader],
-                hand_ending(game, hand),
-                tuple(play_points),
-                hand.settlement.changes if hand.settlement else (0,) * sides,
-                tuple(after),
-            )
+    return [
+        HandSummary(
+            hand.number,
+            game.players[hand.leader],
+            hand_ending(game, hand),
+            game.play_points(hand),
+            hand.settlement.changes if hand.settlement else (0,) * sides,
+            after,
         )
-    return rows
+        for hand, after in zip(game.hands, game.scores_after_hands(), strict=True)
+    ]

@@ -492,14 +492,18 @@ def test_scores_turns_and_winner_follow_the_rulebook(setup: Setup, seed: int) ->
     """Play points, settlements and the win check add up as an independent tally does."""
     table = Table(setup, seed, after=check_tally)
     game = table.play_game()
-    for index, hand in enumerate(game.hands):
-        after = game.hands[index + 1].scores_before if index + 1 < len(game.hands) else game.scores
-        gained = list(hand.scores_before)
+    scores_after = game.scores_after_hands()
+    assert len(scores_after) == len(game.hands)
+    assert scores_after[-1] == tuple(game.scores)
+    for hand, after in zip(game.hands, scores_after, strict=True):
+        plays = [0] * len(setup.sides)
         for play in hand.plays:
-            gained[setup.side_of(play.player)] += play.points
+            plays[setup.side_of(play.player)] += play.points
+        assert game.play_points(hand) == tuple(plays)
+        gained = [before + made for before, made in zip(hand.scores_before, plays, strict=True)]
         if hand.settlement is not None:
             gained = [g + c for g, c in zip(gained, hand.settlement.changes, strict=True)]
-        assert gained == list(after)
+        assert tuple(gained) == after
 
 
 def check_settlement(table: Table, event: Event) -> None:
