@@ -12,10 +12,20 @@ from scorekeeper.rules.errors import (
     RecordRefusal,
     Refusal,
 )
-from scorekeeper.rules.events import LEAD_WAYS, Draw, Event, Held, NewHand, Pass, Play, Settle
-from scorekeeper.rules.game import Game, Hand, Scored
+from scorekeeper.rules.events import (
+    LEAD_WAYS,
+    Draw,
+    Event,
+    Held,
+    LeadWay,
+    NewHand,
+    Pass,
+    Play,
+    Settle,
+)
+from scorekeeper.rules.game import Game, Hand, HandResult, Phase, Scored
 from scorekeeper.rules.layout import End, Layout, is_arm_name
-from scorekeeper.rules.options import HOUSE_RULES, PRESETS, HouseRule, Rules
+from scorekeeper.rules.options import HOUSE_RULES, PRESETS, HouseRule, Preset, Rules
 from scorekeeper.rules.settlement import Settlement, round_to_five
 from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import ALL_TILES, Tile, parse_halves, parse_tile, tile
@@ -31,14 +41,18 @@ __all__ = [
     "Event",
     "Game",
     "Hand",
+    "HandResult",
     "Held",
     "HouseRule",
     "IllegalEntry",
     "Layout",
+    "LeadWay",
     "MalformedInput",
     "NewHand",
     "Pass",
+    "Phase",
     "Play",
+    "Preset",
     "RecordRefusal",
     "Refusal",
     "Rules",

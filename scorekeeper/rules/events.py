@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from scorekeeper.rules.tiles import Tile
 
@@ -11,9 +12,10 @@ Held = int | tuple[Tile, ...]
 """What a player still holds at the end of a hand: a pip total, or the tiles themselves."""
 
 
-LEAD_WAYS = ("lot", "draw", "table")
+LeadWay = Literal["lot", "draw", "table"]
 """How a leader the rules leave open was chosen: by lot (at random), by the draw for the lead
 (each player draws a tile, the highest pip total leads), or agreed at the table."""
+LEAD_WAYS: tuple[LeadWay, ...] = get_args(LeadWay)
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +28,7 @@ class NewHand:
     """
 
     leader: int
-    chosen: str | None = None
+    chosen: LeadWay | None = None
 
 
 @dataclass(frozen=True, slots=True)

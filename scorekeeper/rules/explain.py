@@ -14,14 +14,18 @@ replaying the events before it; :func:`explain_all` explains a whole log in one 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
 
-from scorekeeper.rules.events import Draw, Held, NewHand, Pass, Play, Settle
+from scorekeeper.rules.events import Draw, Held, LeadWay, NewHand, Pass, Play, Settle
 from scorekeeper.rules.game import Game, Hand
 from scorekeeper.rules.layout import Layout, Placed
+from scorekeeper.rules.options import LeadRule
 from scorekeeper.rules.settlement import Settlement, round_to_five
 from scorekeeper.rules.wording import listed, signed, tile_count, wins
 
-KINDS: tuple[str, ...] = ("new-hand", "play", "draw", "pass", "settle")
+EventKind = Literal["new-hand", "play", "draw", "pass", "settle"]
+"""An event's kind as the log shows it (its ``data-kind``)."""
+KINDS: tuple[EventKind, ...] = get_args(EventKind)
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,7 @@ class Explanation:
     index: int
     hand: int
     event: int | None
-    kind: str
+    kind: EventKind
     summary: str
     lines: tuple[str, ...]
     winner: int | None = None
@@ -166,16 +170,20 @@ def _explain_pushed(game: Game, before: _Before) -> Explanation:
 # -- a new hand --------------------------------------------------------------------------------
 
 
-_WAYS = {
+_WAYS: dict[LeadWay, str] = {
     "lot": "by lot: the app picked a player at random",
     "draw": "by the draw for the lead: each player drew a tile, the highest pip total leading",
     "table": "at the table: the players agreed who leads",
 }
-_SHORT_WAYS = {"lot": "by lot", "draw": "by the draw for the lead", "table": "at the table"}
-_HOUSE_WAY = {"lots": "lot", "draw-highest": "draw"}
+_SHORT_WAYS: dict[LeadWay, str] = {
+    "lot": "by lot",
+    "draw": "by the draw for the lead",
+    "table": "at the table",
+}
+_HOUSE_WAY: dict[LeadRule, LeadWay] = {"lots": "lot", "draw-highest": "draw"}
 
 
-def _chosen_how(game: Game, chosen: str) -> str:
+def _chosen_how(game: Game, chosen: LeadWay) -> str:
     """How a leader the rules left open was chosen, naming the house rule when it agrees."""
     rule = game.rules.lead
     how = _WAYS[chosen]

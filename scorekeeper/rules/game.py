@@ -17,6 +17,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from scorekeeper.rules.errors import IllegalEntry, MalformedInput
 from scorekeeper.rules.events import LEAD_WAYS, Draw, Event, NewHand, Pass, Play, Settle
@@ -25,6 +26,14 @@ from scorekeeper.rules.settlement import Settlement, check_remaining, settle
 from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import Tile
 from scorekeeper.rules.wording import listed, tile_count
+
+Phase = Literal["lead", "play", "settle", "over"]
+"""Where a game is: a hand is to be led, played, or settled, or the game is over."""
+HandResult = Literal["open", "domino", "blocked", "won"]
+"""How a hand ended: not yet (``open``), a player went out, every player passed, or a side
+reached the target during play (with ``win_check: immediate``)."""
+Turn = Literal["play", "draw", "pass"]
+"""What a player does in their turn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +61,7 @@ class Hand:
     drawn: list[int] = field(default_factory=list)
     passes: int = 0
     plays: list[Scored] = field(default_factory=list)
-    result: str = "open"
+    result: HandResult = "open"
     went_out: int | None = None
     settlement: Settlement | None = None
     played_by: dict[Tile, int] = field(default_factory=dict)
@@ -139,7 +148,7 @@ class Game:
         return self.hands[-1] if self.hands else None
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``over``, ``lead`` (a hand is to be led), ``play`` or ``settle``."""
         hand = self.hand
         if self.winner is not None:
@@ -272,7 +281,7 @@ class Game:
         if not 0 <= seat < len(self.setup.players):
             raise MalformedInput(f"There is no seat {seat + 1} at this table.")
 
-    def _check_turn(self, seat: int, action: str) -> Hand:
+    def _check_turn(self, seat: int, action: Turn) -> Hand:
         """Rules game-over, hand-over, lead and turn, common to plays, draws and passes."""
         self._check_seat(seat)
         if self.winner is not None:

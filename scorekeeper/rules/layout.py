@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from scorekeeper.rules.options import SpinnerMode
 from scorekeeper.rules.tiles import Tile
 
 ARM_NAMES = frozenset(["W", "E", "N", "S"] + [f"{d}-{d}:{side}" for d in range(7) for side in "NS"])
@@ -75,7 +76,7 @@ class End:
 class Layout:
     """The tiles on the table and what they add up to."""
 
-    def __init__(self, spinners: str = "first", spinner_counts: bool = True) -> None:
+    def __init__(self, spinners: SpinnerMode = "first", spinner_counts: bool = True) -> None:
         self.spinner_mode = spinners
         self.spinner_counts = spinner_counts
         self.lead: Placed | None = None

@@ -22,12 +22,16 @@ Only what is certain is noted:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from scorekeeper.rules.events import Draw, Event, NewHand, Pass, Settle
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.layout import End
 from scorekeeper.rules.tiles import Tile
 from scorekeeper.rules.wording import listed
+
+Misplay = Literal["draw", "pass"]
+"""What a player did instead of playing a tile that fitted."""
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,7 @@ class Note:
     hand: int
     event: int
     player: int
-    action: str
+    action: Misplay
     tile: Tile
     ends: tuple[End, ...]
     message: str
@@ -64,7 +68,7 @@ def _fitted(ends: tuple[End, ...]) -> str:
     return listed([f"{end.name} (shows {end.shows})" for end in ends])
 
 
-def _message(event: int, name: str, action: str, tile: Tile, ends: tuple[End, ...]) -> str:
+def _message(event: int, name: str, action: Misplay, tile: Tile, ends: tuple[End, ...]) -> str:
     fitted = _fitted(ends)
     if action == "pass":
         return f"Event {event}: {name} passed while holding {tile}, which fitted {fitted}."
@@ -124,7 +128,7 @@ def _check(
     hand = game.hand
     assert hand is not None
     layout = hand.layout
-    action = "pass" if isinstance(event, Pass) else "draw"
+    action: Misplay = "pass" if isinstance(event, Pass) else "draw"
     name = game.players[event.player]
     notes: list[Note] = []
     for tile in held:

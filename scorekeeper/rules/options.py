@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Literal, TypeVar, get_args
 
 from scorekeeper.rules.errors import MalformedInput
 
-PRESETS: tuple[str, ...] = ("all-fives", "fives-up", "totally-fives")
-PRESET_TITLES: dict[str, str] = {
+Preset = Literal["all-fives", "fives-up", "totally-fives"]
+PRESETS: tuple[Preset, ...] = get_args(Preset)
+PRESET_TITLES: dict[Preset, str] = {
     "all-fives": "All Fives (Muggins): deduct your own pips, 250 with two players",
     "fives-up": "Fives-Up: the winner collects in fives, game to 100",
     "totally-fives": "Totally Fives: the winner collects, game to 200",
@@ -22,6 +24,24 @@ PRESET_TITLES: dict[str, str] = {
 
 OptionValue = str | int
 Default = OptionValue | Callable[[int], OptionValue]
+
+# The values of the house rules that take one of a few words, as the record spells them.
+Deal = Literal["standard", "five-each", "seven-five"]
+LeadRule = Literal["lots", "draw-highest"]
+SpinnerMode = Literal["first", "none", "all"]
+SettlementMethod = Literal["deduct-own", "winner-collects"]
+WinCheck = Literal["end-of-hand", "immediate"]
+YES_NO = ("yes", "no")
+
+_Word = TypeVar("_Word", bound=str)
+
+
+def one_of(value: object, choices: tuple[_Word, ...]) -> _Word | None:
+    """``value`` as the one of ``choices`` it equals, or None when it equals none."""
+    for choice in choices:
+        if value == choice:
+            return choice
+    return None
 
 
 @dataclass(frozen=True)
@@ -52,13 +72,15 @@ class HouseRule:
                     f"{self.numbers[-1]}{multiple}, not {_show(value)}."
                 )
             return value
-        if self.choices == ("yes", "no") and isinstance(value, bool):
+        if self.choices == YES_NO and isinstance(value, bool):
             return "yes" if value else "no"
         if isinstance(value, str) and value in self.choices:
             return value
-        raise MalformedInput(
-            f"House rule {self.name} is one of {', '.join(self.choices)}; not {_show(value)}."
-        )
+        raise _not_a_choice(self.name, self.choices, value)
+
+
+def _not_a_choice(name: str, choices: tuple[str, ...], value: object) -> MalformedInput:
+    return MalformedInput(f"House rule {name} is one of {', '.join(choices)}; not {_show(value)}.")
 
 
 def _show(value: object) -> str:
@@ -81,7 +103,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "Tiles dealt",
         "How many tiles each player takes at the start of a hand; the rest is the boneyard.",
         {"all-fives": "standard", "fives-up": "standard", "totally-fives": "standard"},
-        choices=("standard", "five-each", "seven-five"),
+        choices=get_args(Deal),
         value_texts={
             "standard": "as the preset deals: All Fives 9, 7 or 5 for 2, 3 or 4 players; "
             "Fives-Up and Totally Fives 7, 5 or 5",
@@ -94,7 +116,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "First leader",
         "How the leader of the first hand (and of a hand after a blocked one) is chosen.",
         {"all-fives": "lots", "fives-up": "draw-highest", "totally-fives": "draw-highest"},
-        choices=("lots", "draw-highest"),
+        choices=get_args(LeadRule),
         value_texts={
             "lots": "by lot",
             "draw-highest": "each player draws a tile; the highest pip total leads, a tie draws again",
@@ -106,7 +128,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "Which doubles may be played on all four ways. A spinner's ends open only once both "
         "its sides are covered.",
         {"all-fives": "first", "fives-up": "first", "totally-fives": "first"},
-        choices=("first", "none", "all"),
+        choices=get_args(SpinnerMode),
         value_texts={
             "first": "the first double laid is the spinner, its new arms are N and S",
             "none": "no spinner: the layout is a line with two ends",
@@ -118,7 +140,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "Spinner counts",
         "Whether the spinner's own pips count while it is at the tip of the line.",
         {"all-fives": "yes", "fives-up": "yes", "totally-fives": "yes"},
-        choices=("yes", "no"),
+        choices=YES_NO,
         value_texts={
             "yes": "the spinner counts both halves while fewer than two sides are covered",
             "no": "the spinner's own pips never count",
@@ -140,7 +162,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
             "fives-up": "winner-collects",
             "totally-fives": "winner-collects",
         },
-        choices=("deduct-own", "winner-collects"),
+        choices=get_args(SettlementMethod),
         value_texts={
             "deduct-own": "each player's own pips, rounded to the nearest five, are taken off "
             "their own side's score",
@@ -153,7 +175,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "Bonus in fives",
         "With the winner collecting: whether the collected amount is divided by 5.",
         {"all-fives": "no", "fives-up": "yes", "totally-fives": "no"},
-        choices=("yes", "no"),
+        choices=YES_NO,
         value_texts={
             "yes": "opponents holding 26 give 25, which is 5 points",
             "no": "opponents holding 26 give 25 points",
@@ -171,7 +193,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "When the target is checked",
         "When a side that reaches the target wins.",
         {"all-fives": "end-of-hand", "fives-up": "end-of-hand", "totally-fives": "end-of-hand"},
-        choices=("end-of-hand", "immediate"),
+        choices=get_args(WinCheck),
         value_texts={
             "end-of-hand": "after the hand is settled; the highest side at or above the target "
             "wins, a tie for highest plays another hand",
@@ -181,7 +203,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
 )
 HOUSE_RULES_BY_NAME: dict[str, HouseRule] = {rule.name: rule for rule in HOUSE_RULES}
 
-_STANDARD_DEAL = {
+_STANDARD_DEAL: dict[Preset, dict[int, int]] = {
     "all-fives": {2: 9, 3: 7, 4: 5},
     "fives-up": {2: 7, 3: 5, 4: 5},
     "totally-fives": {2: 7, 3: 5, 4: 5},
@@ -197,17 +219,17 @@ def default_partners(preset: str, players: int) -> bool:
 class Rules:
     """The resolved house rules a game is played by."""
 
-    preset: str
+    preset: Preset
     players: int
-    deal: str
-    lead: str
-    spinners: str
+    deal: Deal
+    lead: LeadRule
+    spinners: SpinnerMode
     spinner_counts: bool
     boneyard_reserve: int
-    settlement: str
+    settlement: SettlementMethod
     bonus_in_fives: bool
     target: int
-    win_check: str
+    win_check: WinCheck
 
     @property
     def hand_size(self) -> int:
@@ -232,10 +254,11 @@ class Rules:
         return value
 
 
-def parse_preset(value: object) -> str:
+def parse_preset(value: object) -> Preset:
     """The preset named by ``value``, or a ``record`` refusal."""
-    if isinstance(value, str) and value in PRESETS:
-        return value
+    preset = one_of(value, PRESETS)
+    if preset is not None:
+        return preset
     raise MalformedInput(f"The preset is one of {', '.join(PRESETS)}; not {_show(value)}.")
 
 
@@ -255,21 +278,31 @@ def parse_options(options: object) -> dict[str, OptionValue]:
     return parsed
 
 
-def resolve(preset: str, players: int, options: Mapping[str, OptionValue]) -> Rules:
-    """The rules of ``preset`` for ``players`` players with ``options`` (canonical) overriding."""
+def resolve(preset: Preset, players: int, options: Mapping[str, OptionValue]) -> Rules:
+    """The rules of ``preset`` for ``players`` players with ``options`` (canonical) overriding.
+
+    An option that is not one of its house rule's values is refused with rule ``record``.
+    """
     values = {
         rule.name: options.get(rule.name, rule.default(preset, players)) for rule in HOUSE_RULES
     }
+
+    def word(name: str, choices: tuple[_Word, ...]) -> _Word:
+        chosen = one_of(values[name], choices)
+        if chosen is None:
+            raise _not_a_choice(name, choices, values[name])
+        return chosen
+
     return Rules(
         preset=preset,
         players=players,
-        deal=str(values["deal"]),
-        lead=str(values["lead"]),
-        spinners=str(values["spinners"]),
+        deal=word("deal", get_args(Deal)),
+        lead=word("lead", get_args(LeadRule)),
+        spinners=word("spinners", get_args(SpinnerMode)),
         spinner_counts=values["spinner_counts"] == "yes",
         boneyard_reserve=int(values["boneyard_reserve"]),
-        settlement=str(values["settlement"]),
+        settlement=word("settlement", get_args(SettlementMethod)),
         bonus_in_fives=values["bonus_in_fives"] == "yes",
         target=int(values["target"]),
-        win_check=str(values["win_check"]),
+        win_check=word("win_check", get_args(WinCheck)),
     )

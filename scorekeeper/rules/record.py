@@ -13,10 +13,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper.rules.errors import MalformedInput, RecordRefusal, Refusal
-from scorekeeper.rules.events import LEAD_WAYS, Draw, Event, Held, NewHand, Pass, Play, Settle
+from scorekeeper.rules.events import (
+    LEAD_WAYS,
+    Draw,
+    Event,
+    Held,
+    LeadWay,
+    NewHand,
+    Pass,
+    Play,
+    Settle,
+)
 from scorekeeper.rules.game import Game, Hand
 from scorekeeper.rules.layout import is_arm_name
 from scorekeeper.rules.names import name_problem
+from scorekeeper.rules.options import one_of
 from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import parse_halves, parse_tile, tile
 
@@ -181,14 +192,15 @@ def read_record(data: object, *, unsettled_last_hand: bool = False) -> Game:
     return game
 
 
-def _lead_by(hand: Mapping[str, Any], number: int) -> str | None:
+def _lead_by(hand: Mapping[str, Any], number: int) -> LeadWay | None:
     """How a hand's leader was chosen (``lead_by``), if the record says."""
     if "lead_by" not in hand:
         return None
-    way = hand["lead_by"]
-    if not isinstance(way, str) or way not in LEAD_WAYS:
+    way = one_of(hand["lead_by"], LEAD_WAYS)
+    if way is None:
         ways = ", ".join(f'"{w}"' for w in LEAD_WAYS)
-        raise MalformedInput(f"Hand {number}'s lead_by is one of {ways}, not {json.dumps(way)}.")
+        shown = json.dumps(hand["lead_by"])
+        raise MalformedInput(f"Hand {number}'s lead_by is one of {ways}, not {shown}.")
     return way
 
 

@@ -17,6 +17,7 @@ from scorekeeper.rules.options import (
     PRESET_TITLES,
     PRESETS,
     HouseRule,
+    Preset,
     Rules,
     default_partners,
 )
@@ -68,7 +69,7 @@ RULE_TEXTS: dict[str, str] = {
     "more pips in all than are off the table (exactly that many when the boneyard is empty).",
 }
 
-PRESET_TEXTS: dict[str, str] = {
+PRESET_TEXTS: dict[Preset, str] = {
     "all-fives": "The classic rules: 9, 7 or 5 tiles for 2, 3 or 4 players, the first leader "
     "chosen by lot, the first double a spinner, and at the end of a hand every player's own "
     "pips, rounded to the nearest five, come off their own side's score. Four players play "
@@ -245,7 +246,7 @@ def _partners_entry(rules: Rules | None, partners: bool | None) -> HouseRuleEntr
     )
 
 
-def _preset_entry(preset: str) -> PresetEntry:
+def _preset_entry(preset: Preset) -> PresetEntry:
     return PresetEntry(preset, preset_anchor(preset), PRESET_TITLES[preset], PRESET_TEXTS[preset])
 
 

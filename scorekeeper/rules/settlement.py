@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from scorekeeper.rules.errors import IllegalEntry
 from scorekeeper.rules.events import Held
-from scorekeeper.rules.options import Rules
+from scorekeeper.rules.options import Rules, SettlementMethod
 from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import ALL_TILES, TOTAL_PIPS, Tile
 from scorekeeper.rules.wording import tile_count
@@ -28,7 +28,7 @@ def round_to_five(pips: int) -> int:
 class Settlement:
     """How a hand was settled: each seat's pips and their rounding, each side's change."""
 
-    method: str
+    method: SettlementMethod
     pips: tuple[int, ...]
     rounded: tuple[int, ...]
     changes: tuple[int, ...]

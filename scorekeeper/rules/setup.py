@@ -12,6 +12,7 @@ from functools import cached_property
 from scorekeeper.rules.errors import MalformedInput
 from scorekeeper.rules.options import (
     OptionValue,
+    Preset,
     Rules,
     default_partners,
     parse_options,
@@ -26,7 +27,7 @@ class Setup:
     """Who plays, in seat order, and by which preset and house rules."""
 
     players: tuple[str, ...]
-    preset: str = "all-fives"
+    preset: Preset = "all-fives"
     options: Mapping[str, OptionValue] = field(default_factory=dict)
     partners: bool | None = None
 

@@ -13,8 +13,8 @@ import io
 from dataclasses import dataclass
 from datetime import date
 
-from scorekeeper.rules.game import Game, Hand
-from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, default_partners
+from scorekeeper.rules.game import Game, Hand, HandResult
+from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, Preset, default_partners
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,7 @@ class SheetHeader:
     sides: tuple[str, ...]
     partners: bool
     partners_differ: bool
-    preset: str
+    preset: Preset
     preset_title: str
     rules: tuple[SheetRule, ...]
     target: int
@@ -62,7 +62,7 @@ class SheetRow:
     number: int
     leader: int
     leader_name: str
-    result: str
+    result: HandResult
     ended: str
     went_out: int | None
     plays: tuple[int, ...]

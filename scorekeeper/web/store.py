@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import Text, bindparam, cast, func, select, text
 from sqlalchemy import delete as sql_delete
@@ -65,8 +65,11 @@ class Stale(Exception):
 
 # -- events as JSON ---------------------------------------------------------------------
 
+StoredKind = Literal["play", "draw", "pass", "new_hand", "settle"]
+"""An event's kind as the event table stores it."""
 
-def event_to_json(event: Event) -> tuple[str, dict[str, Any]]:
+
+def event_to_json(event: Event) -> tuple[StoredKind, dict[str, Any]]:
     """The stored kind and data of ``event``."""
     if isinstance(event, Play):
         return "play", {

@@ -18,6 +18,7 @@ from scorekeeper.rules import (
     Hand,
     NewHand,
     Pass,
+    Phase,
     Play,
     Refusal,
     Settle,
@@ -159,15 +160,19 @@ class TableView:
         return self.door.editable
 
     @property
-    def refusal_places(self) -> tuple[str, ...]:
+    def refusal_places(self) -> tuple[Where, ...]:
         """Where this phase shows a refusal beside the control that was tapped."""
-        places = {"play": ("picker", "actions"), "settle": ("settle",), "lead": ("lead",)}
+        places: dict[Phase, tuple[Where, ...]] = {
+            "play": ("picker", "actions"),
+            "settle": ("settle",),
+            "lead": ("lead",),
+        }
         return (*places.get(self.phase, ()), "undo")
 
     # -- the scoreboard -------------------------------------------------------------------
 
     @property
-    def phase(self) -> str:
+    def phase(self) -> Phase:
         """``lead``, ``play``, ``settle`` or ``over``."""
         return self.game.phase
 

@@ -33,6 +33,7 @@ from scorekeeper.rules import (
     Event,
     Game,
     Held,
+    LeadWay,
     MalformedInput,
     NewHand,
     Pass,
@@ -358,6 +359,7 @@ def lead(key: str) -> Answer:
     count = len(game.players)
     forced = game.next_leader
     how = form.how.data or ("seat" if form.leader.data is not None else "random")
+    chosen: LeadWay
     if how == "seat" and form.leader.data is not None and form.leader.data < count:
         leader, chosen = form.leader.data, "table"
     elif how == "random":
@@ -370,7 +372,7 @@ def lead(key: str) -> Answer:
     return _commit(key, form.seen, [_new_hand(game, leader, chosen)], "lead")
 
 
-def _new_hand(game: Game, leader: int, chosen: str) -> NewHand:
+def _new_hand(game: Game, leader: int, chosen: LeadWay) -> NewHand:
     """A hand led by ``leader``, chosen as said, unless the rules name the leader (a domino)."""
     return NewHand(leader, None if game.next_leader is not None else chosen)
 

@@ -254,6 +254,20 @@ def test_unknown_house_rule_values_are_malformed(options: dict[str, Any]) -> Non
         Setup.create(NAMES[:4], "all-fives", options)
 
 
+@pytest.mark.parametrize(
+    "options",
+    [{"deal": "nine-each"}, {"lead": "highest"}, {"spinners": "first-two"}, {"win_check": 1}],
+)
+def test_a_setup_built_without_checks_still_cannot_play_an_unknown_rule(
+    options: dict[str, Any],
+) -> None:
+    """A word no house rule takes is refused when the rules are worked out, not played by."""
+    setup = Setup(tuple(NAMES[:2]), "all-fives", options)
+    with pytest.raises(MalformedInput) as caught:
+        Game(setup)
+    assert next(iter(options)) in caught.value.message
+
+
 # -- sides and partners -----------------------------------------------------------------------
 
 
