@@ -9,6 +9,10 @@ the game also gets the scores against the target.
 
 The engine keeps only the current state, so the state around an earlier event is rebuilt by
 replaying the events before it; :func:`explain_all` explains a whole log in one replay.
+:func:`explain_hand` explains one hand for the cost of that hand, however long the game: a
+hand only needs the game as it was when the hand began, and the engine keeps that (each hand's
+``scores_before``, the hands before it, which never change), so it goes back there with
+:meth:`Game.fork` and :meth:`Game.rewind`, which replay nothing, and pushes the hand's events.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from scorekeeper.rules.events import Draw, Held, LeadWay, NewHand, Pass, Play, Settle
+from scorekeeper.rules.events import Draw, Event, Held, LeadWay, NewHand, Pass, Play, Settle
 from scorekeeper.rules.game import Game, Hand
 from scorekeeper.rules.layout import Layout, Placed
 from scorekeeper.rules.options import LeadRule
@@ -71,9 +75,40 @@ def explain(game: Game, index: int) -> Explanation:
 
 def explain_all(game: Game) -> list[Explanation]:
     """The explanation of every event of ``game``, in order, from a single replay."""
-    replayed = Game(game.setup)
+    return _explain_pushing(Game(game.setup), game.events)
+
+
+def hand_spans(game: Game) -> list[range]:
+    """Where each hand's events are in ``game.events``: hand 1's span first.
+
+    A span runs from the hand's new hand to its last event (its settlement, if settled). It
+    takes one look at each event, not a replay.
+    """
+    starts = [index for index, event in enumerate(game.events) if isinstance(event, NewHand)]
+    ends = [*starts[1:], len(game.events)] if starts else []
+    return [range(start, end) for start, end in zip(starts, ends, strict=True)]
+
+
+def explain_hand(game: Game, number: int) -> list[Explanation]:
+    """The explanation of every event of hand ``number`` (from 1), as :func:`explain_all`
+    gives them, for the cost of that hand alone.
+
+    The game is taken back to where the hand began (a fork rewound to the hand's new hand
+    keeps the hand's snapshot, replaying nothing) and the hand's events are pushed again.
+    """
+    spans = hand_spans(game)
+    if not 1 <= number <= len(spans):
+        raise IndexError(f"there is no hand {number} in this game's {len(spans)} hands")
+    span = spans[number - 1]
+    replayed = game.fork()
+    replayed.rewind(span.start)
+    return _explain_pushing(replayed, game.events[span.start : span.stop])
+
+
+def _explain_pushing(replayed: Game, events: list[Event]) -> list[Explanation]:
+    """Push ``events`` onto ``replayed`` one by one, explaining each as it goes in."""
     explanations: list[Explanation] = []
-    for event in game.events:
+    for event in events:
         before = _Before(tuple(replayed.scores), _next_event_number(replayed))
         replayed.push(event)
         explanations.append(_explain_pushed(replayed, before))
