@@ -7,6 +7,8 @@ Every word about the rules comes from the engine (``rulebook``, ``explain``, ``n
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Literal
@@ -15,7 +17,7 @@ from flask import Blueprint, Response, render_template, request, url_for
 from markupsafe import Markup, escape
 
 from scorekeeper.rules import Draw, Event, Game, NewHand, Pass, Play, Settle
-from scorekeeper.rules.explain import Explanation, explain_all
+from scorekeeper.rules.explain import Explanation, explain_all, explain_hand, hand_spans
 from scorekeeper.rules.notes import Note, referee_notes
 from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, PRESETS
 from scorekeeper.rules.rulebook import rulebook
@@ -78,26 +80,42 @@ def split_steps(explanation: Explanation) -> tuple[tuple[str, ...], tuple[str, .
     return (), lines
 
 
-def log_hands(game: Game) -> list[LogHand]:
-    """The whole log, hand by hand, each entry with its explanation and referee notes."""
-    notes = {number: referee_notes(game, number) for number in range(1, len(game.hands) + 1)}
+def _log_hand(number: int, explanations: list[Explanation], notes: list[Note]) -> LogHand:
+    """Hand ``number`` of the log from its explanations and its referee notes."""
     by_index: dict[int, list[Note]] = {}
-    for hand_notes in notes.values():
-        for note in hand_notes:
-            by_index.setdefault(note.index, []).append(note)
-    hands: dict[int, list[LogEntry]] = {}
-    for explanation in explain_all(game):
+    for note in notes:
+        by_index.setdefault(note.index, []).append(note)
+    entries = []
+    for explanation in explanations:
         steps, lines = split_steps(explanation)
         settled = explanation.kind == "settle"
-        entry = LogEntry(
-            explanation,
-            steps,
-            lines,
-            tuple(by_index.get(explanation.index, ())),
-            tuple(notes[explanation.hand]) if settled else (),
+        entries.append(
+            LogEntry(
+                explanation,
+                steps,
+                lines,
+                tuple(by_index.get(explanation.index, ())),
+                tuple(notes) if settled else (),
+            )
         )
-        hands.setdefault(explanation.hand, []).append(entry)
-    return [LogHand(number, tuple(entries)) for number, entries in hands.items()]
+    return LogHand(number, tuple(entries))
+
+
+def log_hand(game: Game, number: int) -> LogHand:
+    """Hand ``number`` (from 1) of the log, each entry with its explanation and referee notes;
+    it costs that hand, however long the game."""
+    return _log_hand(number, explain_hand(game, number), referee_notes(game, number))
+
+
+def log_hands(game: Game) -> list[LogHand]:
+    """The whole log, hand by hand, each entry with its explanation and referee notes."""
+    explained: dict[int, list[Explanation]] = {}
+    for explanation in explain_all(game):
+        explained.setdefault(explanation.hand, []).append(explanation)
+    return [
+        _log_hand(number, explanations, referee_notes(game, number))
+        for number, explanations in explained.items()
+    ]
 
 
 @dataclass(frozen=True)
@@ -127,11 +145,12 @@ def undone_summary(game: Game, event: Event) -> str:
     return "The settlement of the hand"
 
 
-def undone_in_log(loaded: Loaded) -> dict[int, list[UndoneEntry]]:
+def undone_in_log(loaded: Loaded, shown: range | None = None) -> dict[int, list[UndoneEntry]]:
     """The undone entries by where the log shows them: after the live entry with that index
-    (-1: before the first), in the order they were entered."""
+    (-1: before the first), in the order they were entered; with ``shown`` (one hand's
+    indices), only those shown in that hand."""
     placed: dict[int, list[UndoneEntry]] = {}
-    for undone in undone_events(loaded.row):
+    for undone in undone_events(loaded.row, shown):
         entry = UndoneEntry(undone_summary(loaded.game, undone.event), undone.undone_at)
         placed.setdefault(undone.after - 1, []).append(entry)
     return placed
@@ -154,7 +173,7 @@ def game_url(endpoint: str, door: Door, **values: Any) -> str:
 
 @bp.app_template_global()
 def why_url(door: Door, index: int | None) -> str:
-    """The log page opened at entry ``index`` (the whole log when None)."""
+    """The log page at the hand of entry ``index``, that entry open (its latest hand when None)."""
     if index is None:
         return game_url("paper.log", door)
     return game_url("paper.log", door, open=index, _anchor=f"e{index}")
@@ -180,18 +199,89 @@ def rule_url(rule: str, door: Door | None = None) -> str:
     return game_url("paper.game_rules", door, _anchor=f"rule-{rule}")
 
 
+WHOLE_LOG = "all"
+"""``?hand=all``: the whole log on one page, to print."""
+_HAND_NUMBER = re.compile(r"[1-9][0-9]{0,5}")
+
+
+@dataclass(frozen=True)
+class LogPages:
+    """Which part of the log a page shows: hand ``shown`` of ``count`` (None: every hand)."""
+
+    shown: int | None
+    count: int
+
+    @property
+    def previous(self) -> int | None:
+        """The hand before the one shown, if any."""
+        return self.shown - 1 if self.shown is not None and self.shown > 1 else None
+
+    @property
+    def next(self) -> int | None:
+        """The hand after the one shown, if any."""
+        return self.shown + 1 if self.shown is not None and self.shown < self.count else None
+
+
+def hand_to_show(asked: str | None, opened: int | None, spans: list[range]) -> int | None:
+    """The hand the log opens at: the one asked for (``?hand=N``), else the one holding the
+    entry to open (``?open=I``), else the last; None when ``asked`` names no hand of the game.
+
+    Without hands (nothing entered yet) that is hand 0, the empty log.
+    """
+    if asked is not None:
+        if _HAND_NUMBER.fullmatch(asked) and int(asked) <= len(spans):
+            return int(asked)
+        return None
+    if opened is not None and spans and 0 <= opened < spans[-1].stop:
+        return bisect_right([span.start for span in spans], opened)
+    return len(spans)
+
+
+def no_such_hand(count: int) -> tuple[str, int]:
+    """The 404 page for a ``?hand=`` that names no hand of the game, saying which there are."""
+    if count == 0:
+        hands = "nothing has been entered yet"
+    else:
+        hands = "it has hand 1 only" if count == 1 else f"it has hands 1 to {count}"
+    explanation = (
+        f"This game's log has no such hand: {hands}. Open the log without ?hand= for the "
+        "latest hand, or with ?hand=all for the whole log."
+    )
+    return render_template("error.html", code=404, title="Not found", explanation=explanation), 404
+
+
 @bp.get(f"/{DOORS}/<key:key>/log")
-def log(door: str, key: str) -> str:
-    """The game's whole log; every entry opens to show how the referee judged it."""
+def log(door: str, key: str) -> str | tuple[str, int]:
+    """The game's log, one hand a page; every entry opens to show how the referee judged it.
+
+    The page shows the latest hand, ``?hand=N`` hand N, ``?open=I`` the hand of entry I with
+    that entry open (the table's "Why?" links), ``?hand=all`` every hand (to print). A hand
+    is explained alone, so a page costs one hand however long the game has run.
+    """
     loaded = load_or_404(key, door)
+    game = loaded.game
     opened = request.args.get("open", type=int)
+    asked = request.args.get("hand")
+    spans = hand_spans(game)
+    if asked == WHOLE_LOG:
+        hands = log_hands(game)
+        undone = undone_in_log(loaded)
+        pages = LogPages(None, len(spans))
+    else:
+        shown = hand_to_show(asked, opened, spans)
+        if shown is None:
+            return no_such_hand(len(spans))
+        hands = [log_hand(game, shown)] if shown else []
+        undone = undone_in_log(loaded, spans[shown - 1] if shown else range(0))
+        pages = LogPages(shown, len(spans))
     return render_template(
         "log.html",
         door=loaded.door,
-        game=loaded.game,
-        hands=log_hands(loaded.game),
-        undone=undone_in_log(loaded),
+        game=game,
+        hands=hands,
+        undone=undone,
         opened=opened,
+        pages=pages,
     )
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import Text, bindparam, cast, func, select, text
+from sqlalchemy import BigInteger, Text, bindparam, cast, func, select, text
 from sqlalchemy import delete as sql_delete
 from sqlalchemy.exc import IntegrityError
 
@@ -221,20 +221,58 @@ class Undone:
     undone_at: datetime
 
 
-def undone_events(row: GameRow) -> list[Undone]:
-    """Every undone event of the game, in the order they were entered."""
+_NO_ID = 2**63 - 1
+"""Above every row id and number: the bound of a hand that has no hand after it (compared as
+a BIGINT, which PostgreSQL compares with an INTEGER column using the column's index)."""
+_LIVE_IDS = (
+    select(_EVENTS.c.id)
+    .where(
+        _EVENTS.c.game_id == bindparam("game_id"),
+        _EVENTS.c.undone_at.is_(None),
+        _EVENTS.c.seq.between(bindparam("first"), bindparam("last", type_=BigInteger)),
+    )
+    .order_by(_EVENTS.c.seq)
+)
+_UNDONE_ROWS = (
+    select(_EVENTS.c.id, _EVENTS.c.kind, _EVENTS.c.data, _EVENTS.c.undone_at)
+    .where(
+        _EVENTS.c.game_id == bindparam("game_id"),
+        _EVENTS.c.undone_at.is_not(None),
+        _EVENTS.c.id > bindparam("after_id"),
+        _EVENTS.c.id < bindparam("before_id", type_=BigInteger),
+    )
+    .order_by(_EVENTS.c.id)
+)
+
+
+def undone_events(row: GameRow, shown: range | None = None) -> list[Undone]:
+    """The game's undone events, in the order they were entered: every one, or only those the
+    log shows among the live events ``shown`` (one hand's indices in the game, from 0).
+
+    An undone event shows after the live events entered before it (``after`` of them); one
+    entered before every live event shows with the first hand (``shown`` starting at 0).
+    With ``shown``, the rows read are that hand's, however long the game: the live events are
+    numbered by ``seq`` from 1, and their ids grow with it (an entry gets a new id, and a redo
+    brings rows back only at the end), so the ids of the hand's first live event and of the
+    next hand's bound the undone events the hand shows.
+    """
+    first, last = (0, _NO_ID) if shown is None else (shown.start + 1, shown.stop + 1)
+    live = list(
+        db.session.scalars(_LIVE_IDS, {"game_id": row.id, "first": first, "last": last}).all()
+    )
+    after_id, before_id = 0, _NO_ID
+    if shown is not None:
+        if shown.start and live:
+            after_id = live[0]
+        if len(live) > len(shown):
+            before_id = live[len(shown)]
+            live = live[: len(shown)]
     undone = db.session.execute(
-        select(EventRow.id, EventRow.kind, EventRow.data, EventRow.undone_at)
-        .where(EventRow.game_id == row.id, EventRow.undone_at.is_not(None))
-        .order_by(EventRow.id)
+        _UNDONE_ROWS, {"game_id": row.id, "after_id": after_id, "before_id": before_id}
     ).all()
-    if not undone:
-        return []
-    live = db.session.scalars(
-        select(EventRow.id).where(EventRow.game_id == row.id, _LIVE).order_by(EventRow.id)
-    ).all()
+    start = 0 if shown is None else shown.start
     return [
-        Undone(bisect_left(live, ident), event_from_json(kind, data), undone_at)
+        Undone(start + bisect_left(live, ident), event_from_json(kind, data), undone_at)
         for ident, kind, data, undone_at in undone
     ]
 
