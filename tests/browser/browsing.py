@@ -287,6 +287,11 @@ def open_board(page: Page, game: Game | None) -> None:
     page.goto(page.locator("#watch-link").input_value() + "/board")
 
 
+def open_hand_list(page: Page, game: Game | None) -> None:
+    """Open the log's list of every hand."""
+    page.locator("details.log-hand-list > summary").click()
+
+
 @dataclass(frozen=True)
 class Screen:
     """A page in one state: its path (below the game's page when ``game`` is given), the
@@ -357,6 +362,13 @@ SCREENS: list[Screen] = [
     Screen("rulebook", "/rules"),
     Screen("the game's rules", "/rules", game=lambda: record("hand_first_spinner_counts")),
     Screen("the game's log", "/log", game=lambda: record("sim_all_fives_2p")),
+    Screen(
+        "the game's log, every hand listed",
+        "/log?hand=12",
+        game=lambda: record("sim_all_fives_2p"),
+        then=open_hand_list,
+    ),
+    Screen("the game's whole log", "/log?hand=all", game=lambda: record("sim_all_fives_2p")),
     Screen("score sheet", "/sheet", game=lambda: record("sim_all_fives_2p")),
     Screen("blank score sheet", "/sheets/blank?sides=2"),
     Screen("offline page", "/offline"),
