@@ -12,6 +12,9 @@ headers, compression; no CSRF and no rate limits, which would refuse a bench), i
   **pass** then undo;
 - **table**: the edit page, whole; **poll**: the live URL after a change (the new table);
   **poll 304**: the live URL while nothing changed;
+- **log**: the log page as it opens (the hand in play, every entry explained); **sheet**: the
+  printable score sheet (one row per hand). Both on a copy of the place's game that the
+  entries above never touch, so its log gathers no undone entries between repeats;
 - **floor**: a trivial Flask route that writes one row to the same database and renders a
   page of the same size as the play's answer.
 
@@ -180,7 +183,9 @@ def measure(app: Flask, repeats: int) -> dict[str, dict[str, float]]:
     sizes: list[int] = []
     places = (("hand 1", 1, False), ("hand 25 first", 25, False), ("hand 25", 25, True))
     at_place: dict[str, dict[str, Table]] = {}
+    paper: dict[str, Table] = {}
     for label, hand, deep in places:
+        paper[label] = Table(app, client, setup, events[: cut(events, hand, Play, deep)])
         tables = {}
         for kind in (Play, Draw, Pass):
             hand_of_kind = hand
@@ -194,7 +199,7 @@ def measure(app: Flask, repeats: int) -> dict[str, dict[str, float]]:
             table.next = events[at]
             tables[kind.__name__.lower()] = table
         at_place[label] = tables
-    names = ("play", "draw", "pass", "undo", "table", "poll", "poll 304")
+    names = ("play", "draw", "pass", "undo", "table", "poll", "poll 304", "log", "sheet")
     runs = {label: {name: [] for name in names} for label, _, _ in places}
     answered: dict[str, list[int]] = {label: [] for label, _, _ in places}
     # The places take turns within each repeat, so that a burst of other work on the machine
@@ -215,10 +220,14 @@ def measure(app: Flask, repeats: int) -> dict[str, dict[str, float]]:
             times["poll 304"].append(
                 timer(lambda p=played, u=live, v=version: p.get(u, If_None_Match=v))
             )
+            still = paper[label]
+            times["log"].append(timer(lambda t=still: t.get(t.url + "/log")))
+            times["sheet"].append(timer(lambda t=still: t.get(t.url + "/sheet")))
     for label, _, _ in places:
         figures[label] = {name: statistics.median(times) for name, times in runs[label].items()}
         figures[label]["events"] = float(at_place[label]["play"].events)
         figures[label]["bytes"] = statistics.median(answered[label])
+        figures[label]["log bytes"] = len(client.get(paper[label].url + "/log").get_data())
         sizes.extend(answered[label])
     size = int(statistics.median(sizes))
     plays, floors = [], []
@@ -269,7 +278,7 @@ def report(name: str, figures: dict[str, dict[str, float]]) -> None:
         f"{'request':<10} {'hand 1':>8} {'25 first':>9} {'ratio':>6} {'hand 25':>8} {'ratio':>6}"
         f"  target <= {FLAT_TARGET}"
     )
-    for request in ("play", "draw", "pass", "undo", "table", "poll", "poll 304"):
+    for request in ("play", "draw", "pass", "undo", "table", "poll", "poll 304", "log", "sheet"):
         ratio_same = same[request] / first[request]
         ratio = deep[request] / first[request]
         mark = "ok" if max(ratio, ratio_same) <= FLAT_TARGET else "MISSED"
@@ -281,6 +290,13 @@ def report(name: str, figures: dict[str, dict[str, float]]) -> None:
         "answer of an entry (bytes): "
         + ", ".join(
             f"{place} {int(figures[place]['bytes'])}"
+            for place in ("hand 1", "hand 25 first", "hand 25")
+        )
+    )
+    print(
+        "log page (bytes): "
+        + ", ".join(
+            f"{place} {int(figures[place]['log bytes'])}"
             for place in ("hand 1", "hand 25 first", "hand 25")
         )
     )
