@@ -81,11 +81,11 @@ def explain_all(game: Game) -> list[Explanation]:
 def hand_spans(game: Game) -> list[range]:
     """Where each hand's events are in ``game.events``: hand 1's span first.
 
-    A span runs from the hand's new hand to its last event (its settlement, if settled). It
-    takes one look at each event, not a replay.
+    A span runs from the hand's new hand to its last event (its settlement, if settled). The
+    engine keeps where each hand begins, so this costs the number of hands, not of events.
     """
-    starts = [index for index, event in enumerate(game.events) if isinstance(event, NewHand)]
-    ends = [*starts[1:], len(game.events)] if starts else []
+    starts = game.hand_starts
+    ends = (*starts[1:], len(game.events)) if starts else ()
     return [range(start, end) for start, end in zip(starts, ends, strict=True)]
 
 
@@ -108,10 +108,15 @@ def explain_hand(game: Game, number: int) -> list[Explanation]:
 def _explain_pushing(replayed: Game, events: list[Event]) -> list[Explanation]:
     """Push ``events`` onto ``replayed`` one by one, explaining each as it goes in."""
     explanations: list[Explanation] = []
+    number = _next_event_number(replayed)
     for event in events:
-        before = _Before(tuple(replayed.scores), _next_event_number(replayed))
+        before = _Before(tuple(replayed.scores), number)
         replayed.push(event)
         explanations.append(_explain_pushed(replayed, before))
+        if isinstance(event, NewHand):
+            number = 1
+        elif not isinstance(event, Settle):
+            number += 1
     return explanations
 
 

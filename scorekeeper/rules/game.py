@@ -270,6 +270,11 @@ class Game:
         """Where the current hand's NewHand is in ``events`` (0 before the first hand)."""
         return self._starts[-1] if self._starts else 0
 
+    @property
+    def hand_starts(self) -> tuple[int, ...]:
+        """Where each hand's NewHand is in ``events``, hand 1's first (kept, not searched for)."""
+        return tuple(self._starts)
+
     # -- checks ---------------------------------------------------------------------------
 
     def _name(self, seat: int) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from scorekeeper.rules.events import Draw, Event, NewHand, Pass, Settle
+from scorekeeper.rules.events import Draw, NewHand, Pass, Settle
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.layout import End
 from scorekeeper.rules.tiles import Tile
@@ -54,13 +54,13 @@ class Note:
     message: str
 
 
-def _hand_bounds(events: list[Event], hand_number: int) -> tuple[int, int] | None:
+def _hand_bounds(game: Game, hand_number: int) -> tuple[int, int] | None:
     """The indices of hand ``hand_number``'s NewHand and of the event after its last one."""
-    starts = [i for i, event in enumerate(events) if isinstance(event, NewHand)]
+    starts = game.hand_starts
     if not 1 <= hand_number <= len(starts):
         return None
     start = starts[hand_number - 1]
-    stop = starts[hand_number] if hand_number < len(starts) else len(events)
+    stop = starts[hand_number] if hand_number < len(starts) else len(game.events)
     return start, stop
 
 
@@ -83,7 +83,7 @@ def referee_notes(game: Game, hand_number: int) -> list[Note]:
 
     Empty when the hand is not settled, or settled with pip totals only, or clean.
     """
-    bounds = _hand_bounds(game.events, hand_number)
+    bounds = _hand_bounds(game, hand_number)
     if bounds is None:
         return []
     start, stop = bounds

@@ -103,6 +103,25 @@ def test_hand_spans_cover_every_event_once_each_from_its_new_hand() -> None:
     assert hand_spans(Game(game.setup)) == []
 
 
+def test_the_hand_starts_the_engine_keeps_follow_pops_rewinds_and_forks() -> None:
+    game = simulated(0, 1)
+
+    def searched(g: Game) -> tuple[int, ...]:
+        return tuple(i for i, event in enumerate(g.events) if isinstance(event, NewHand))
+
+    assert game.hand_starts == searched(game) and len(game.hand_starts) == len(game.hands)
+    second = hand_spans(game)[1]
+    other = game.fork()
+    other.rewind(second.start + 1)  # hand 2's new hand alone is left of it
+    assert other.hand_starts == searched(other) == game.hand_starts[:2]
+    other.pop()  # and now not even that
+    assert other.hand_starts == searched(other) == game.hand_starts[:1]
+    for event in game.events[second.start : second.stop]:
+        other.push(event)
+    assert other.hand_starts == game.hand_starts[:2]
+    assert game.hand_starts == searched(game)
+
+
 def test_a_hand_that_is_not_in_the_game_is_an_index_error() -> None:
     game = simulated(0, 0)
     for number in (0, -1, len(game.hands) + 1):
