@@ -14,7 +14,9 @@ headers, compression; no CSRF and no rate limits, which would refuse a bench), i
   **poll 304**: the live URL while nothing changed;
 - **log**: the log page as it opens (the hand in play, every entry explained); **sheet**: the
   printable score sheet (one row per hand). Both on a copy of the place's game that the
-  entries above never touch, so its log gathers no undone entries between repeats;
+  entries above never touch, so its log gathers no undone entries between repeats. The log
+  shows one hand, so at hand 1's first play it has one entry and at hand 25's last a whole
+  hand's: the log at hand 1's last play is timed too, for a whole hand against a whole hand;
 - **floor**: a trivial Flask route that writes one row to the same database and renders a
   page of the same size as the play's answer.
 
@@ -184,6 +186,7 @@ def measure(app: Flask, repeats: int) -> dict[str, dict[str, float]]:
     places = (("hand 1", 1, False), ("hand 25 first", 25, False), ("hand 25", 25, True))
     at_place: dict[str, dict[str, Table]] = {}
     paper: dict[str, Table] = {}
+    whole_hand_1 = Table(app, client, setup, events[: cut(events, 1, Play, True)])
     for label, hand, deep in places:
         paper[label] = Table(app, client, setup, events[: cut(events, hand, Play, deep)])
         tables = {}
@@ -201,6 +204,7 @@ def measure(app: Flask, repeats: int) -> dict[str, dict[str, float]]:
         at_place[label] = tables
     names = ("play", "draw", "pass", "undo", "table", "poll", "poll 304", "log", "sheet")
     runs = {label: {name: [] for name in names} for label, _, _ in places}
+    hand_1_log: list[float] = []
     answered: dict[str, list[int]] = {label: [] for label, _, _ in places}
     # The places take turns within each repeat, so that a burst of other work on the machine
     # slows all of them alike instead of one place's whole series.
@@ -223,12 +227,19 @@ def measure(app: Flask, repeats: int) -> dict[str, dict[str, float]]:
             still = paper[label]
             times["log"].append(timer(lambda t=still: t.get(t.url + "/log")))
             times["sheet"].append(timer(lambda t=still: t.get(t.url + "/sheet")))
+            if label == "hand 1":
+                hand_1_log.append(timer(lambda t=whole_hand_1: t.get(t.url + "/log")))
     for label, _, _ in places:
         figures[label] = {name: statistics.median(times) for name, times in runs[label].items()}
         figures[label]["events"] = float(at_place[label]["play"].events)
         figures[label]["bytes"] = statistics.median(answered[label])
         figures[label]["log bytes"] = len(client.get(paper[label].url + "/log").get_data())
+        figures[label]["log entries"] = float(_entries_in_hand(paper[label].events, events))
         sizes.extend(answered[label])
+    figures["hand 1 last"] = {
+        "log": statistics.median(hand_1_log),
+        "log entries": float(_entries_in_hand(whole_hand_1.events, events)),
+    }
     size = int(statistics.median(sizes))
     plays, floors = [], []
     table = Table(app, client, setup, events[: cut(events, 25, Play, True)])
@@ -254,6 +265,12 @@ def measure(app: Flask, repeats: int) -> dict[str, dict[str, float]]:
         "play hand 25 / floor": statistics.median(ratios_25),
     }
     return figures
+
+
+def _entries_in_hand(kept: int, events: list[Event]) -> int:
+    """How many entries the log shows of the hand in play when ``kept`` events are kept."""
+    start = max(i for i in range(kept) if isinstance(events[i], NewHand))
+    return kept - start
 
 
 def _has(events: list[Event], hand: int, kind: type) -> bool:
@@ -299,6 +316,12 @@ def report(name: str, figures: dict[str, dict[str, float]]) -> None:
             f"{place} {int(figures[place]['log bytes'])}"
             for place in ("hand 1", "hand 25 first", "hand 25")
         )
+    )
+    whole_1, whole_25 = figures["hand 1 last"], figures["hand 25"]
+    print(
+        f"log of a whole hand: hand 1's last play {whole_1['log']:.2f} ms "
+        f"({int(whole_1['log entries'])} entries), hand 25's last play {whole_25['log']:.2f} ms "
+        f"({int(whole_25['log entries'])} entries): ratio {whole_25['log'] / whole_1['log']:.2f}"
     )
     floor = figures["floor"]
     print(
