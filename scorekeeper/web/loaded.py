@@ -6,8 +6,9 @@ These are plain data, shared by the store (which loads and changes games) and th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Final, Literal, get_args
 
 from scorekeeper.rules import Event, Game
@@ -65,14 +66,20 @@ class Loaded:
     ``version`` is the version the game was replayed at (the row's, read with its events):
     the number an entry form must carry. ``redo`` is what a redo would bring back (the
     latest undo's events, oldest first), empty when redo is not offered or behind the watch
-    door.
+    door: read by ``read_redo`` when a page first asks, so that an entry, which only needs
+    the game to check itself, does not read it.
     """
 
     row: GameRow
     game: Game
     door_kind: DoorKind = EDIT
     version: int = 0
-    redo: Sequence[Event] = ()
+    read_redo: Callable[[], Sequence[Event]] | None = field(default=None, repr=False)
+
+    @cached_property
+    def redo(self) -> Sequence[Event]:
+        """What a redo would bring back, oldest first (empty when it is not offered)."""
+        return () if self.read_redo is None else tuple(self.read_redo())
 
     @property
     def door(self) -> Door:

@@ -3,6 +3,9 @@
 Every change follows the same steps: lock the game, compare its version with the version the
 page saw (a mismatch is :class:`Stale`), reload its events, let the referee apply the new
 events (a :class:`Refusal` writes nothing), insert them, add one to the version and commit.
+An entry (:func:`append`, most of what a table sends) does the same in a shorter order: the
+referee first, on the game replayed at the page's version, then one conditional update that
+is lock and stale check at once, and the insert.
 The version only grows, so a page that fell behind is always recognised: the number of
 events would not do, since an undo and a new entry bring the same number back.
 
@@ -14,16 +17,20 @@ event instead: the same steps, replaying the game with the lead turned.
 
 from __future__ import annotations
 
+import json
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import partial
 from typing import Any, Literal
+from typing import cast as typed
 
-from sqlalchemy import BigInteger, Text, bindparam, cast, func, select, text
+from sqlalchemy import BigInteger, CursorResult, Table, Text, bindparam, cast, func, select, text
 from sqlalchemy import delete as sql_delete
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.rules import (
     Draw,
@@ -126,7 +133,7 @@ _LIVE = EventRow.undone_at.is_(None)
 """An event not undone: the game is replayed from these, in ``seq`` order."""
 
 
-_EVENTS = EventRow.__table__
+_EVENTS = typed(Table, EventRow.__table__)
 
 
 def _rows_query(from_seq: bool) -> Any:
@@ -209,7 +216,9 @@ def redo_events(row: GameRow) -> list[Event]:
 def _loaded(row: GameRow, game: Game, kind: DoorKind, version: int) -> Loaded:
     """The game as a page behind door ``kind`` gets it; behind the edit door with what a redo
     would bring back (read only while the row says an undo may be redone)."""
-    return Loaded(row, game, kind, version, redo_events(row) if kind == EDIT else ())
+    if kind != EDIT or not row.redoable:
+        return Loaded(row, game, kind, version)
+    return Loaded(row, game, kind, version, partial(redo_events, row))
 
 
 @dataclass(frozen=True)
@@ -297,7 +306,7 @@ def find(key: str, kind: str = EDIT) -> GameRow:
     return row
 
 
-_GAMES = GameRow.__table__
+_GAMES = typed(Table, GameRow.__table__)
 _VERSION_BY = {
     kind: select(_GAMES.c.version).where(
         _GAMES.c[column] == bindparam("key"), _GAMES.c.deleted_at.is_(None)
@@ -382,14 +391,15 @@ def games_with_keys(keys: Sequence[str]) -> list[GameRow]:
 
 
 def _locked(query: Any) -> GameRow | None:
-    """Start a write transaction and read the first game of ``query``, held until it ends."""
-    db.session.rollback()
-    if db.session.get_bind().dialect.name == "sqlite":
-        # A WAL read lock cannot be upgraded to a write lock: take the write lock first.
-        db.session.execute(text("BEGIN IMMEDIATE"))
-        row = db.session.scalars(query.execution_options(populate_existing=True)).first()
-    else:
-        row = db.session.scalars(query.with_for_update()).first()
+    """Start a write transaction and read the first game of ``query``, held until it ends.
+
+    The row is read afresh (``populate_existing``): the session may hold it as the request
+    read it before the lock, and another writer may have changed it since."""
+    _begin_write()
+    query = query.execution_options(populate_existing=True)
+    if db.session.get_bind().dialect.name != "sqlite":
+        query = query.with_for_update()
+    row = db.session.scalars(query).first()
     if row is None:
         db.session.rollback()
     return row
@@ -460,28 +470,127 @@ def _changing(edit_key: str, expected_version: int) -> Iterator[_Change]:
     replayed.games.put(edit_key, change.kept)
 
 
-def append(edit_key: str, expected_version: int, events: Sequence[Event]) -> Loaded:
+def append(
+    edit_key: str, expected_version: int, events: Sequence[Event], row: GameRow | None = None
+) -> Loaded:
     """Apply ``events`` to the game at version ``expected_version`` and store them, all or
-    nothing."""
+    nothing. ``row`` is the game's row when the caller has just read it (else it is read).
+
+    The commonest change, so it takes the short way: the referee applies the events to the
+    game at ``expected_version`` *before* the write lock (a refusal takes no lock and writes
+    nothing), and the lock is one conditional ``UPDATE``: it counts the change only if the
+    game is still at that version and not deleted. That is the stale check and the lock at
+    once: on PostgreSQL a second writer waits on the row and then finds the version moved;
+    on SQLite ``BEGIN IMMEDIATE`` serialises writers already. The game the events were
+    applied to is the one replayed at exactly that version (see replayed.py), so if the
+    update matches, the database still holds that game and the new events follow it. Then
+    the events are inserted, and what the cache keeps is built from what was written: the
+    known rows and the new ones, without reading anything back. The lock is held for two
+    statements.
+    """
+    if row is None:
+        row = find(edit_key)
+    known = _replayed(row)
+    if known.version != expected_version:
+        raise Stale(expected_version, known.version)
+    game = known.game.fork()
+    first = len(game.events) + 1
+    events = list(events)
+    for event in events:
+        game.push(event)
+    follow = next_hand(game)
+    if follow is not None and events and isinstance(events[-1], Settle):
+        game.push(follow)
+        events.append(follow)
+    stored = [event_to_json(event) for event in events]
+    moment = _now()
+    values = {
+        "version": expected_version + 1,
+        "updated_at": moment,
+        "status": game.phase,
+        "winner": None if game.winner is None else game.sides[game.winner],
+        "redoable": 0,
+    }
     try:
-        with _changing(edit_key, expected_version) as change:
-            row = change.row
-            game = change.game = change.known.game.fork()
-            first = len(game.events) + 1
-            events = list(events)
-            for event in events:
-                game.push(event)
-            follow = next_hand(game)
-            if follow is not None and events and isinstance(events[-1], Settle):
-                game.push(follow)
-                events.append(follow)
-            for number, event in enumerate(events, first):
-                kind, data = event_to_json(event)
-                db.session.add(EventRow(game_id=row.id, seq=number, kind=kind, data=data))
-            _cache(row, game)
+        _begin_write()
+        counted = typed(
+            CursorResult[Any],
+            db.session.execute(
+                _COUNT_CHANGE, {"game_id": row.id, "seen": expected_version, **values}
+            ),
+        )
+        if counted.rowcount != 1:
+            db.session.rollback()
+            now = db.session.execute(_VERSION_OF_ID, {"game_id": row.id}).first()
+            if now is None:
+                raise NotFound(edit_key)
+            raise Stale(expected_version, int(now[0]))
+        rows = [
+            {"game_id": row.id, "seq": seq, "kind": kind, "data": data, "created_at": moment}
+            for seq, (kind, data) in enumerate(stored, first)
+        ]
+        ids = db.session.scalars(_INSERT_EVENT, rows).all()
+        db.session.commit()
     except IntegrityError:
+        db.session.rollback()
         raise Stale(expected_version, expected_version + 1) from None
-    return _loaded(row, game, EDIT, change.version)
+    except BaseException:
+        db.session.rollback()
+        raise
+    for name, value in values.items():
+        set_committed_value(row, name, value)
+    written = tuple(
+        replayed.StoredRow(ident, seq, kind, _as_stored(data), moment)
+        for ident, (seq, (kind, data)) in zip(ids, enumerate(stored, first), strict=True)
+    )
+    kept = replayed.Replayed(expected_version + 1, game, known.rows + written)
+    replayed.games.put(edit_key, kept)
+    return _loaded(row, game, EDIT, kept.version)
+
+
+_COUNT_CHANGE = (
+    _GAMES.update()
+    .where(
+        _GAMES.c.id == bindparam("game_id"),
+        _GAMES.c.version == bindparam("seen"),
+        _GAMES.c.deleted_at.is_(None),
+    )
+    .values(
+        version=bindparam("version"),
+        updated_at=bindparam("updated_at"),
+        status=bindparam("status"),
+        winner=bindparam("winner"),
+        redoable=bindparam("redoable"),
+    )
+)
+"""Count a change of the game, if it is still at the version ``seen`` and not deleted."""
+_VERSION_OF_ID = select(_GAMES.c.version).where(
+    _GAMES.c.id == bindparam("game_id"), _GAMES.c.deleted_at.is_(None)
+)
+_INSERT_EVENT = _EVENTS.insert().returning(_EVENTS.c.id, sort_by_parameter_order=True)
+
+
+def _as_stored(data: dict[str, Any]) -> str:
+    """An event's data as the database gives it back (``CAST(data AS TEXT)``): the JSON column
+    stores the text SQLAlchemy's default serializer (``json.dumps``) wrote."""
+    return json.dumps(data)
+
+
+def _begin_write() -> None:
+    """Start a write transaction: on SQLite take the write lock at once (a WAL read lock
+    cannot be upgraded to a write lock); PostgreSQL locks the rows a statement changes.
+
+    The read transaction a request began is ended first. Committing a session with nothing
+    pending writes nothing and keeps the rows it read (a rollback would expire them, and the
+    page would read them again); anything pending is thrown away, never written by accident.
+    """
+    session = db.session
+    if session.new or session.dirty or session.deleted:
+        session.rollback()
+    else:
+        session.commit()
+    if db.session.get_bind().dialect.name == "sqlite":
+        db.session.execute(text("BEGIN IMMEDIATE"))
 
 
 def undo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:

@@ -135,19 +135,21 @@ def _done(loaded: Loaded, notice: str | None = None, entered: bool = False) -> A
 
 
 def _commit(
-    key: str, version: int, events: Sequence[Event], where: Where, **keep: object
+    loaded: Loaded, version: int, events: Sequence[Event], where: Where, **keep: object
 ) -> Answer:
-    """Store ``events`` in the game at ``version``; answer the stale page, the refusal or the
-    success."""
+    """Store ``events`` in the game ``loaded`` (just read) at ``version``; answer the stale
+    page, the refusal or the success. A refusal is found before anything is written, so the
+    game it is shown on is ``loaded`` itself when that is the version the page saw."""
+    key = loaded.row.edit_key
     try:
-        loaded = store.append(key, version, events)
+        after = store.append(key, version, events, loaded.row)
     except NotFound:
         abort(404, description=NO_GAME)
     except Stale:
         return render_table(_view(_load(key), notice=STALE, notice_kind="stale"), 409)
     except Refusal as refusal:
-        return _refuse(_load(key), refusal, where, **keep)
-    return _done(loaded, entered=True)
+        return _refuse(loaded if loaded.version == version else _load(key), refusal, where, **keep)
+    return _done(after, entered=True)
 
 
 def _incomplete(loaded: Loaded) -> tuple[str, int]:
@@ -227,7 +229,7 @@ def play(key: str) -> Answer:
     ):
         return render_table(_view(loaded, selected=chosen))
     seat = hand.turn if hand is not None else 0
-    return _commit(key, form.seen, [Play(seat, chosen, end)], "picker")
+    return _commit(loaded, form.seen, [Play(seat, chosen, end)], "picker")
 
 
 @bp.post("/games/<key:key>/turn")
@@ -264,7 +266,7 @@ def _by_player_to_play(key: str, event: Callable[[int], Event]) -> Answer:
         return _incomplete(loaded)
     hand = loaded.game.hand
     seat = hand.turn if hand is not None else 0
-    return _commit(key, form.seen, [event(seat)], "actions")
+    return _commit(loaded, form.seen, [event(seat)], "actions")
 
 
 @bp.post("/games/<key:key>/draw")
@@ -342,7 +344,7 @@ def settle(key: str) -> Answer:
                 remaining[seat] = held
     except Refusal as refusal:
         return _refuse(loaded, refusal, "settle", **keep)
-    return _commit(key, form.seen, [Settle(remaining)], "settle", **keep)
+    return _commit(loaded, form.seen, [Settle(remaining)], "settle", **keep)
 
 
 @bp.post("/games/<key:key>/lead")
@@ -369,7 +371,7 @@ def lead(key: str) -> Answer:
         return _draw_for_lead(loaded, form)
     else:
         return _incomplete(loaded)
-    return _commit(key, form.seen, [_new_hand(game, leader, chosen)], "lead")
+    return _commit(loaded, form.seen, [_new_hand(game, leader, chosen)], "lead")
 
 
 def _new_hand(game: Game, leader: int, chosen: LeadWay) -> NewHand:
@@ -413,7 +415,7 @@ def _draw_for_lead(loaded: Loaded, form: LeadForm) -> Answer:
         )
         return render_table(_view(loaded, notice=notice, lead_round=tied, lead_values={}))
     new_hand = _new_hand(game, leader, "draw")
-    return _commit(loaded.row.edit_key, form.seen, [new_hand], "lead", **keep)
+    return _commit(loaded, form.seen, [new_hand], "lead", **keep)
 
 
 # -- a new game ------------------------------------------------------------------------------

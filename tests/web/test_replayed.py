@@ -11,9 +11,9 @@ import random
 
 import pytest
 from flask import Flask
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
-from scorekeeper.rules import Event, Game, NewHand, Play, Setup, tile
+from scorekeeper.rules import Event, Game, NewHand, Play, Refusal, Setup, tile
 from scorekeeper.rules.entering import CannotTurn, turnable_lead
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web import replayed, store
@@ -194,3 +194,91 @@ def test_an_entry_on_a_stale_cache_is_checked_against_the_stored_game(
         assert seen(now) == seen(stored_game(key))
         with pytest.raises(store.Stale):
             store.append(key, seen_by_first.version, [Play(1, lead)])
+
+
+def test_what_an_entry_keeps_is_what_the_database_gives_back(app: Flask) -> None:
+    """An entry builds the cache's rows from what it wrote, without reading them back: they
+    must be the very rows a later read gets (else every other worker would replay the game
+    whole when it catches up)."""
+    setup = SETUPS[1]
+    events = play_game(setup, random.Random(7), max_hands=3).events
+    with app.app_context():
+        created = store.create(setup, events[:1])
+        key, version = created.row.edit_key, created.version
+        stored = 1
+        for at, event in enumerate(events[:60]):
+            if at < stored:
+                continue  # the hand a settlement began, stored with it
+            after = store.append(key, version, [event])
+            version, stored = after.version, len(after.game.events)
+            kept = replayed.games.get(key)
+            assert kept is not None and kept.version == version
+            found = store._fetch_rows(created.row.id, None)
+            assert found is not None
+            assert found[0] == version
+            assert kept.rows == tuple(found[1])
+            db.session.rollback()
+        assert seen(store.load(key).game) == seen(stored_game(key))
+
+
+def test_a_refused_entry_takes_no_lock_and_writes_nothing(app: Flask) -> None:
+    """The referee checks an entry before the write lock: a refusal sends no write at all."""
+    setup = SETUPS[0]
+    with app.app_context():
+        created = store.create(setup, [NewHand(0), Play(0, tile(6, 4))])
+        key = created.row.edit_key
+        sent: list[str] = []
+
+        def note(*args: object) -> None:
+            sent.append(str(args[2]).split()[0].upper())
+
+        event.listen(db.engine, "before_cursor_execute", note)
+        try:
+            with pytest.raises(Refusal):
+                store.append(key, created.version, [Play(1, tile(2, 3))])
+        finally:
+            event.remove(db.engine, "before_cursor_execute", note)
+        assert not {"BEGIN", "UPDATE", "INSERT"} & set(sent), sent
+        db.session.rollback()
+        assert store.load(key).version == created.version
+        assert stored_rows(key) == 2
+
+
+def test_an_entry_on_a_row_read_before_another_change_is_stale(app: Flask) -> None:
+    """Two phones read the game at the same version; another worker's entry commits between
+    this one's read and its write: the conditional update refuses it as stale, with nothing
+    written. A game deleted meanwhile is gone."""
+    setup = SETUPS[0]
+    with app.app_context():
+        created = store.create(setup, [NewHand(0)])
+        key, game_id = created.row.edit_key, created.row.id
+        first_phone = store.load(key)
+        db.session.commit()
+        lead = {"player": 0, "tile": "6-4", "end": None, "flipped": False}
+        with db.engine.begin() as other_worker:
+            other_worker.execute(
+                EventRow.__table__.insert().values(game_id=game_id, seq=2, kind="play", data=lead)
+            )
+            other_worker.execute(
+                GameRow.__table__.update()
+                .where(GameRow.id == game_id)
+                .values(version=GameRow.version + 1)
+            )
+        # This worker still holds the game and its row as they were before that entry.
+        assert replayed.games.get(key).version == first_phone.version  # type: ignore[union-attr]
+        with pytest.raises(store.Stale):
+            store.append(key, first_phone.version, [Play(0, tile(5, 5))], first_phone.row)
+        db.session.rollback()
+        assert stored_game(key).events == [NewHand(0), Play(0, tile(6, 4))]
+        assert stored_rows(key) == 2
+        now = store.load(key)
+        db.session.commit()
+        with db.engine.begin() as other_worker:
+            other_worker.execute(
+                GameRow.__table__.update()
+                .where(GameRow.id == game_id)
+                .values(deleted_at=func.current_timestamp())
+            )
+        with pytest.raises(store.NotFound):
+            store.append(key, now.version, [Play(1, tile(4, 4))], now.row)
+        assert stored_rows(key) == 2
