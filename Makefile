@@ -35,8 +35,9 @@ test: $(STAMP)
 
 ## Run every benchmark in bench/ (replay speed, tap latency, page weight, live poll, club load); figures, not tests
 bench: $(STAMP)
-	@set -e; for script in bench/*.py; do echo "== $$script"; $(PY) $$script; echo; done
+	@set -e; for script in $(filter-out bench/__init__.py,$(wildcard bench/*.py)); do \
+		echo "== $$script"; $(PY) -m bench.$$(basename $$script .py); echo; done
 
 ## Regenerate the README's phone screenshots in docs/screenshots/ (needs /usr/bin/chromium)
 screenshots: $(STAMP)
-	$(PY) tools/screenshots.py
+	$(PY) -m tools.screenshots

@@ -1,6 +1,6 @@
 """Whether an entry costs the same in hand 25 as in hand 1, and how close a play is to the floor.
 
-Run from the repository root: ``.venv/bin/python bench/flat_cost.py`` (``--repeats N``,
+Run from the repository root: ``.venv/bin/python -m bench.flat_cost`` (``--repeats N``,
 ``--database URL`` for a PostgreSQL server of your own, ``--no-postgres`` to skip it).
 
 One long 2-player game (a fixed seed, to a target of 1000, so it lasts beyond 25 hands) is

@@ -1,7 +1,7 @@
 """What following a game live costs the server: an unchanged poll, a changed one, and a trivial
 Flask request as the floor, measured in the same run on the same app.
 
-Run from the repository root: ``.venv/bin/python bench/live_poll.py`` (``--requests N``).
+Run from the repository root: ``.venv/bin/python -m bench.live_poll`` (``--requests N``).
 Every page following a game asks its live URL every 1.5 seconds; while nothing changes the
 server answers 304 from the game's version alone (one indexed column of one row: no events
 loaded, no replay). The target: an unchanged poll costs at most 1.5 times the trivial request.

@@ -1,6 +1,6 @@
 """Club load: N simulated tables at once against gunicorn, stepped up until the server breaks.
 
-Run from the repository root: ``.venv/bin/python bench/load.py`` (``--help`` for the knobs).
+Run from the repository root: ``.venv/bin/python -m bench.load`` (``--help`` for the knobs).
 The server is the README's club setup: ``gunicorn --workers 2 'app:create_app()'`` (sync
 workers), on SQLite, then on PostgreSQL when one can be started here (``initdb`` and
 ``pg_ctl`` on a throwaway directory, as .ci/run does; ``--postgres URL`` uses a running one).
@@ -44,14 +44,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from scorekeeper.rules import Event, Game, Setup
+from scorekeeper.rules.record import write_record
+from tests.support.clubtable import Entry, simulated_game
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "web"))
-sys.path.insert(0, str(ROOT))
-from clubtable import Entry, simulated_game  # noqa: E402  (the tests' simulated table)
-
-from scorekeeper.rules import Event, Game, Setup  # noqa: E402
-from scorekeeper.rules.record import write_record  # noqa: E402
-
 TOKEN = re.compile(rb'<input type="hidden" name="(seq|version)" value="([^"]+)"')
 """The page's token of the game as it saw it (an entry with another one is refused as stale)."""
 WATCH = re.compile(rb'id="watch-link" type="url" value="http://[^/]+(/watch/[^"]+)"')

@@ -1,6 +1,6 @@
 """What the table page weighs mid-hand: every resource a phone loads, raw and compressed.
 
-Run from the repository root: ``.venv/bin/python bench/page_weight.py`` (a few seconds).
+Run from the repository root: ``.venv/bin/python -m bench.page_weight`` (a few seconds).
 Target: the page with all its assets under 100 KB compressed, every request to this machine.
 
 A deterministic game (the simulated table, fixed seed) is stored cut in the middle of hand 2,
@@ -17,7 +17,6 @@ import argparse
 import gzip
 import logging
 import random
-import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,10 +27,8 @@ from playwright.sync_api import Response, Route, sync_playwright
 from scorekeeper.rules import Game, Setup
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web import store
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from browsing import CHROMIUM, LAUNCH_ARGS, PHONE, LiveServer, migrated_app  # noqa: E402
+from tests.support.chromium import CHROMIUM, LAUNCH_ARGS, PHONE
+from tests.support.server import LiveServer, migrated_app
 
 TARGET_BYTES = 100 * 1024
 LOCAL_HOSTS = ("127.0.0.1", "localhost")

@@ -1,6 +1,6 @@
 """How fast the rules engine replays games: records from JSON text, events pushed, one game.
 
-Run from the repository root: ``.venv/bin/python bench/replay_speed.py`` (``--profile`` to see
+Run from the repository root: ``.venv/bin/python -m bench.replay_speed`` (``--profile`` to see
 the engine's hot spots even when the target is met, ``--games N`` for a different batch).
 Every game comes from the simulated table with a fixed seed, so runs are comparable.
 """

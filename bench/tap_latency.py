@@ -1,6 +1,6 @@
 """How long a player waits after a tap: from the tap to the updated table painted on screen.
 
-Run from the repository root: ``.venv/bin/python bench/tap_latency.py`` (20 to 40 s;
+Run from the repository root: ``.venv/bin/python -m bench.tap_latency`` (20 to 40 s;
 ``--cycles N`` for more taps). Target: the updated table is on screen within 100 ms.
 
 Setup: the app on a throwaway SQLite file (migrated like production), served by Werkzeug on
@@ -50,7 +50,6 @@ import math
 import os
 import random
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -64,10 +63,8 @@ from playwright.sync_api import Error as PlaywrightError
 from scorekeeper.rules import ALL_TILES, Draw, Game, Play, Setup, Tile
 from scorekeeper.rules.record import load_record, write_record
 from scorekeeper.rules.simulate import play_game
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from browsing import CHROMIUM, LAUNCH_ARGS, PHONE, LiveServer, migrated_app  # noqa: E402
+from tests.support.chromium import CHROMIUM, LAUNCH_ARGS, PHONE
+from tests.support.server import LiveServer, migrated_app
 
 TARGET_MS = 100.0
 CYCLE = ("play", "draw", "play", "undo", "undo", "undo")

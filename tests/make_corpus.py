@@ -1,7 +1,7 @@
 """Regenerate the simulated games of the record corpus in tests/data/.
 
-    .venv/bin/python tests/make_corpus.py          # rewrite sim_*.json, report stale expectations
-    .venv/bin/python tests/make_corpus.py --write  # also rewrite sim_*.expected.json
+    .venv/bin/python -m tests.make_corpus          # rewrite sim_*.json, report stale expectations
+    .venv/bin/python -m tests.make_corpus --write  # also rewrite sim_*.expected.json
 
 Only ``sim_*`` files are ever written. The ``hand_*`` and ``refused_*`` records and their
 expected outputs were worked out by hand from RULES.md and are never touched here.
@@ -16,14 +16,10 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from scorekeeper.rules.game import Setup  # noqa: E402
-from scorekeeper.rules.options import OptionValue  # noqa: E402
-from scorekeeper.rules.record import replay, write_record  # noqa: E402
-from scorekeeper.rules.simulate import play_game  # noqa: E402
+from scorekeeper.rules.game import Setup
+from scorekeeper.rules.options import OptionValue
+from scorekeeper.rules.record import replay, write_record
+from scorekeeper.rules.simulate import play_game
 
 DATA = Path(__file__).resolve().parent / "data"
 PREFIX = "sim_"

@@ -1,4 +1,4 @@
-"""Draw the app's home-screen icons into static/icons/: ``.venv/bin/python tools/icons.py``.
+"""Draw the app's home-screen icons into static/icons/: ``.venv/bin/python -m tools.icons``.
 
 The icon is a double-five domino standing on the table's green. ``icon.svg`` is the drawing;
 the PNGs are that drawing rendered once by Chromium (``/usr/bin/chromium``, or ``$CHROMIUM``)
@@ -15,14 +15,13 @@ Run it again after changing the drawing, and commit the files it writes.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from tests.support.chromium import CHROMIUM, LAUNCH_ARGS
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from browsing import CHROMIUM, LAUNCH_ARGS  # noqa: E402
 
 OUT = ROOT / "static" / "icons"
 SIDE = 512

@@ -8,7 +8,7 @@ on a 1280x720 wall screen. The app
 runs on a throwaway SQLite file in a temporary folder and Chromium is Debian's
 (``/usr/bin/chromium``, or ``$CHROMIUM``); no request leaves the machine (any that tries is
 stopped and reported as an error). Run from the repository root:
-``.venv/bin/python tools/screenshots.py``.
+``.venv/bin/python -m tools.screenshots``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import logging
 import random
-import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -31,11 +30,11 @@ from scorekeeper.rules import Game, Settle, Setup
 from scorekeeper.rules.events import Event
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web import store
+from tests.support.chromium import CHROMIUM
+from tests.support.chromium import LAUNCH_ARGS as BROWSER_ARGS
+from tests.support.server import LiveServer, migrated_app
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests" / "browser"))
-from browsing import CHROMIUM, LiveServer, migrated_app  # noqa: E402
-from browsing import LAUNCH_ARGS as BROWSER_ARGS  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 LAUNCH_ARGS = [*BROWSER_ARGS, "--font-render-hinting=none"]

@@ -1,27 +1,21 @@
-"""What the browser tests share, with the benchmarks and the screenshot tool: Debian's Chromium
-and how to launch it, the live server, and the pages (``SCREENS``) in the states the ergonomics
-and accessibility tests visit."""
+"""What the browser tests share: the Content-Security-Policy watch, the pages (``SCREENS``) in
+the states the ergonomics and accessibility tests visit, a table page driven by taps, and the
+text-size checks. Chromium and the live server, which the benchmarks and tools use too, are in
+``tests.support``."""
 
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-import shutil
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import flask_migrate
-from flask import Flask
 from playwright.sync_api import BrowserContext, ConsoleMessage, Locator, Page, expect
 from playwright.sync_api import Error as PlaywrightError
-from werkzeug.serving import make_server
 
-from app import create_app
 from scorekeeper.rules import (
     ALL_TILES,
     Draw,
@@ -39,59 +33,7 @@ from scorekeeper.rules import (
 from scorekeeper.rules.record import load_record
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web import store
-
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-"""Debian's Chromium: Playwright cannot download a browser of its own here."""
-LAUNCH_ARGS = [
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
-"""Without the background-networking flags Chromium keeps trying to reach the internet."""
-PHONE = {"viewport": {"width": 360, "height": 640}, "is_mobile": True, "has_touch": True}
-PHONE_LANDSCAPE = {"viewport": {"width": 640, "height": 360}, "is_mobile": True, "has_touch": True}
-DESKTOP = {"viewport": {"width": 1280, "height": 800}}
-WALL = {"viewport": {"width": 1280, "height": 720}}
-
-
-def migrated_app(database: Path, **config: Any) -> Flask:
-    """The app on a new SQLite file, migrated to the latest schema, CSRF on as in production.
-
-    The robot enters a tile every 0.1 s, faster than the one-game entry limit a table never
-    reaches (10 a second): the limit is raised here, and a test of the limit sets its own."""
-    app = create_app(
-        {
-            "SECRET_KEY": "not-secret",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
-            "RATELIMIT_ENTRIES": "1000 per second",
-            **config,
-        }
-    )
-    with app.app_context():
-        flask_migrate.upgrade()
-    return app
-
-
-class LiveServer:
-    """The app served on a free port of 127.0.0.1 in a background thread."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-        self.server = make_server("127.0.0.1", 0, app, threaded=True)
-        self.url = f"http://127.0.0.1:{self.server.server_port}"
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    def __enter__(self) -> LiveServer:
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.thread.join(timeout=5)
-
+from tests.support.server import LiveServer
 
 # -- the Content-Security-Policy, watched in every browser test --------------------------
 

@@ -13,18 +13,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browsing import (
-    CHROMIUM,
-    DESKTOP,
-    HTMX_TRAIL,
-    LAUNCH_ARGS,
-    PHONE,
-    WALL,
-    LiveServer,
-    PolicyWatch,
-    migrated_app,
-)
 from playwright.sync_api import Browser, Page, Route, expect
+
+from tests.browser.browsing import HTMX_TRAIL, PolicyWatch
+from tests.support.chromium import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE, WALL
+from tests.support.server import LiveServer, migrated_app
 
 # An entry shows within a few hundred milliseconds; 10 s (not Playwright's 5 s) leaves room for
 # a CI machine busy with other work, so that only a page that never shows it fails.

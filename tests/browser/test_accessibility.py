@@ -4,39 +4,15 @@ spoken names; the layout picture has a text equivalent naming each arm and its o
 from __future__ import annotations
 
 import json
-from importlib.resources import files
-from typing import Any
 
 import pytest
-from browsing import SCREENS, LiveServer, Screen, import_game, record, visit
 from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import ALL_TILES
 from scorekeeper.rules.record import load_record
-
-AXE = files("axe_playwright_python").joinpath("axe.min.js")
-BLOCKING = ("serious", "critical")
-
-
-def axe_violations(page: Page) -> list[dict[str, Any]]:
-    """Run axe-core (shipped inside the axe-playwright-python wheel) on the page as it is."""
-    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
-        # Evaluated by the test driver, not added as an inline <script>, which the page's
-        # Content-Security-Policy rightly blocks.
-        page.evaluate(AXE.read_text(encoding="utf-8"))
-    result: dict[str, Any] = page.evaluate("async () => await axe.run(document)")
-    return [v for v in result["violations"] if v["impact"] in BLOCKING]
-
-
-def explain(violations: list[dict[str, Any]]) -> str:
-    """Rule id, help and the failing nodes' targets, one violation per paragraph."""
-    parts = []
-    for v in violations:
-        nodes = "\n".join(
-            f"    {json.dumps(n['target'])}: {n.get('failureSummary', '')}" for n in v["nodes"]
-        )
-        parts.append(f"{v['id']} ({v['impact']}): {v['help']}\n{nodes}")
-    return "\n".join(parts)
+from tests.browser.browsing import SCREENS, Screen, import_game, record, visit
+from tests.browser.checks import axe_violations, explain
+from tests.support.server import LiveServer
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -8,14 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browsing import (
-    PHONE,
-    LiveServer,
-    PolicyWatch,
-    migrated_app,
-    start_game,
-)
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from tests.browser.browsing import PolicyWatch, start_game
+from tests.support.chromium import PHONE
+from tests.support.server import LiveServer, migrated_app
 
 
 @pytest.fixture

@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from browsing import GAME_URL, LiveServer, TablePage, import_game, record, seed_game
 from playwright.sync_api import Locator, Page, expect
 
 from scorekeeper.rules import NewHand, Play, Setup, tile
+from tests.browser.browsing import GAME_URL, TablePage, import_game, record, seed_game
+from tests.support.server import LiveServer
 
 PORTRAIT = {"width": 360, "height": 720}
 SHOWN = re.compile(r"\blast-score--show\b")

@@ -7,9 +7,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from browsing import (
+from playwright.sync_api import Page
+
+from scorekeeper.rules.record import load_record
+from tests.browser.browsing import (
     SCREENS,
-    LiveServer,
     Screen,
     import_game,
     record,
@@ -18,45 +20,8 @@ from browsing import (
     visit,
     wait_for_table,
 )
-from playwright.sync_api import Page
-
-from scorekeeper.rules.record import load_record
-
-MIN_TARGET = 44
-MIN_TEXT = 16
-
-# The interactive elements a finger must hit, with their size (a radio button or checkbox
-# counts with its label, which toggles it too).
-TARGETS_JS = """() => {
-  const shown = e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
-    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden'; };
-  const out = [];
-  for (const e of document.querySelectorAll('button, a[href], input, select, textarea, summary')) {
-    if (e.type === 'hidden' || !shown(e) || e.closest('.visually-hidden')) continue;
-    let boxes = [e.getBoundingClientRect()];
-    if (e.labels) boxes = boxes.concat([...e.labels].filter(shown).map(l => l.getBoundingClientRect()));
-    const best = boxes.reduce((a, b) => Math.min(b.width, b.height) > Math.min(a.width, a.height) ? b : a);
-    const name = (e.getAttribute('aria-label') || e.textContent || e.name || e.tagName).trim();
-    out.push({what: e.tagName.toLowerCase() + ' "' + name.slice(0, 40) + '"',
-              width: best.width, height: best.height});
-  }
-  return out;
-}"""
-
-# Every element with its own visible text, and its computed font size.
-TEXT_JS = """() => {
-  const out = [];
-  for (const e of document.body.querySelectorAll('*')) {
-    if (e.closest('svg, .visually-hidden, .table-picture__text')) continue;
-    const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
-    if (!own) continue;
-    const r = e.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0) continue;
-    out.push({what: e.tagName.toLowerCase() + '.' + e.className + ' "' + e.textContent.trim().slice(0, 30) + '"',
-              size: parseFloat(getComputedStyle(e).fontSize)});
-  }
-  return out;
-}"""
+from tests.browser.checks import problems_on
+from tests.support.server import LiveServer
 
 
 def luminance(css_colour: str) -> float:
@@ -73,23 +38,6 @@ def held_phone(request: pytest.FixtureRequest, phone: Page) -> Page:
     if request.param == "landscape":
         phone.set_viewport_size({"width": 640, "height": 360})
     return phone
-
-
-def problems_on(page: Page) -> list[str]:
-    """What is wrong for a thumb on the page as it is: sideways scroll, small targets, small text."""
-    found = []
-    scroll, client = page.evaluate(
-        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
-    )
-    if scroll > client:
-        found.append(f"scrolls sideways: {scroll} px of content in {client} px")
-    for t in page.evaluate(TARGETS_JS):
-        if t["width"] < MIN_TARGET - 0.5 or t["height"] < MIN_TARGET - 0.5:
-            found.append(f"small target {t['what']}: {t['width']:.0f}x{t['height']:.0f}")
-    for t in page.evaluate(TEXT_JS):
-        if t["size"] < MIN_TEXT - 0.01:
-            found.append(f"small text {t['what']}: {t['size']} px")
-    return found
 
 
 @pytest.mark.parametrize("screen", SCREENS, ids=lambda s: s.name)

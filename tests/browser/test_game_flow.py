@@ -6,11 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from browsing import GameEntry, LiveServer, TablePage, seed_game, start_game
 from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import Game, IllegalEntry, NewHand, Play, Setup, tile
 from scorekeeper.rules.simulate import play_game, play_hand
+from tests.browser.browsing import GameEntry, TablePage, seed_game, start_game
+from tests.support.server import LiveServer
 
 # Seed 76 to 60 points: Bob is chosen to lead hand 1 and leads it flipped (its W and E are
 # mirrored on the page); after draws and two passes it is blocked, Ann is chosen to lead

@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from browsing import GAME_URL, LiveServer, TablePage, upload_record
 from playwright.sync_api import Page, expect
+
+from tests.browser.browsing import GAME_URL, TablePage, upload_record
+from tests.support.server import LiveServer
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from browsing import LiveServer, TablePage, seed_game
 from playwright.sync_api import Page, Route, expect
 
 from scorekeeper.rules import NewHand, Setup
+from tests.browser.browsing import TablePage, seed_game
+from tests.support.server import LiveServer
 
 NOT_REACHED = "Not saved: the server could not be reached."
 _SEQ = re.compile(r'id="table"[^>]*data-seq="(\d+)"')

@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from browsing import SCREENS, LiveServer, Screen, visit
 from playwright.sync_api import Page, expect
+
+from tests.browser.browsing import SCREENS, Screen, visit
+from tests.support.server import LiveServer
 
 # Whether the focused element shows it: an outline or a ring (box-shadow) at least 2 px wide,
 # and not hidden under something else (the sticky scoreboard) at its centre.

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 
-from browsing import GameEntry, LiveServer, has_htmx, start_game
 from playwright.sync_api import Page, Request, expect
 
 from scorekeeper.rules import ALL_TILES, Game, Setup
 from scorekeeper.rules.simulate import play_hand
+from tests.browser.browsing import GameEntry, has_htmx, start_game
+from tests.support.server import LiveServer
 
 # Seed 268: a hand led flipped, with several tiles fitting two ends and a draw, that ends
 # in a domino and a settlement where both players score.

@@ -10,12 +10,12 @@ from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
 import pytest
-from browsing import LiveServer
 from playwright.sync_api import Page, Response
 
 from scorekeeper.rules import Game, Setup
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web import store
+from tests.support.server import LiveServer
 
 BUDGET = 100 * 1024
 LOCAL = ("127.0.0.1", "localhost")

@@ -11,19 +11,14 @@ import time
 from datetime import datetime
 
 import pytest
-from browsing import (
-    PHONE,
-    LiveServer,
-    TablePage,
-    import_game,
-    record,
-    start_game,
-)
 from playwright.sync_api import Locator, Page, expect
 from sqlalchemy import update
 
 from scorekeeper.web.extensions import db
 from scorekeeper.web.models import GameRow
+from tests.browser.browsing import TablePage, import_game, record, start_game
+from tests.support.chromium import PHONE
+from tests.support.server import LiveServer
 
 TALL_PHONE = {"width": 360, "height": 720}
 LATE = datetime(2026, 11, 22, 23, 30)

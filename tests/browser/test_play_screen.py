@@ -12,11 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browsing import LiveServer, TablePage, hand_at, seed_game
 from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import ALL_TILES, Game, Setup
 from scorekeeper.rules.events import Event
+from tests.browser.browsing import TablePage, hand_at, seed_game
+from tests.support.server import LiveServer
 
 SIZES = {
     "portrait": {"width": 360, "height": 720},

@@ -6,11 +6,12 @@ from __future__ import annotations
 import io
 
 import zxingcpp
-from browsing import LiveServer, TablePage, seed_game
 from PIL import Image
 from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import NewHand, Play, Setup, tile
+from tests.browser.browsing import TablePage, seed_game
+from tests.support.server import LiveServer
 
 LIVE_WITHIN_MS = 2000
 """A page following the game shows an entry made elsewhere within 2 seconds."""

@@ -8,12 +8,12 @@ import random
 import re
 
 import pytest
-from browsing import LiveServer
 from playwright.sync_api import Page
 from pypdf import PdfReader
 
 from scorekeeper.rules import Game, Settle, Setup
 from scorekeeper.rules.simulate import play_game
+from tests.support.server import LiveServer
 
 FORMATS = ("A4", "Letter")
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from browsing import LiveServer
 from playwright.sync_api import Page, expect
+
+from tests.support.server import LiveServer
 
 
 def test_home_page_offers_a_new_game(live_server: LiveServer, any_page: Page) -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from browsing import LiveServer, TablePage, seed_game
 from playwright.sync_api import Page, Route, expect
 
 from scorekeeper.rules import Game, NewHand, Play, Setup, tile
+from tests.browser.browsing import TablePage, seed_game
+from tests.support.server import LiveServer
 
 MIN_TARGET = 44
 LIVE_WITHIN_MS = 2000

@@ -13,11 +13,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browsing import (
+from playwright.sync_api import Page
+
+from scorekeeper.rules import Game
+from tests.browser.browsing import (
     DEFAULT_TEXT_PX,
     SCREENS,
     SMALL_PHONE,
-    LiveServer,
     Screen,
     record,
     set_text_size,
@@ -25,11 +27,8 @@ from browsing import (
     visit,
     word_problems,
 )
-from playwright.sync_api import Page
-from test_accessibility import axe_violations, explain
-from test_ergonomics import problems_on
-
-from scorekeeper.rules import Game
+from tests.browser.checks import axe_violations, explain, problems_on
+from tests.support.server import LiveServer
 
 PLAY_PARTS = ".screen--fit, .scoreboard, .layout, .undo"
 """The table page's play area: the play phase's screen (scoreboard, picture, tile tray, draw,

@@ -3,10 +3,11 @@ actions row only after an undo, brings the entry back, and is gone after a new e
 
 from __future__ import annotations
 
-from browsing import LiveServer, TablePage, seed_game
 from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import NewHand, Play, Setup, tile
+from tests.browser.browsing import TablePage, seed_game
+from tests.support.server import LiveServer
 
 
 def _opening(server: LiveServer) -> str:

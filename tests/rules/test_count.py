@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import (
+
+from tests.rules.helpers import (
     FOUR_ENDS_FIFTEEN,
     FOUR_ENDS_TWENTY,
     Move,

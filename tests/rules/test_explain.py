@@ -11,7 +11,13 @@ import random
 from typing import Any
 
 import pytest
-from helpers import (
+
+from scorekeeper.rules.events import Play
+from scorekeeper.rules.explain import event_position, explain, explain_all, explain_last_play
+from scorekeeper.rules.game import Game, Setup
+from scorekeeper.rules.options import PRESETS
+from scorekeeper.rules.simulate import play_game
+from tests.rules.helpers import (
     DUO,
     FOUR_ENDS_FIFTEEN,
     FOUR_ENDS_TWENTY,
@@ -25,12 +31,6 @@ from helpers import (
     quad_domino,
     record,
 )
-
-from scorekeeper.rules.events import Play
-from scorekeeper.rules.explain import event_position, explain, explain_all, explain_last_play
-from scorekeeper.rules.game import Game, Setup
-from scorekeeper.rules.options import PRESETS
-from scorekeeper.rules.simulate import play_game
 
 
 def alternate_game(moves: list[Move], options: dict[str, Any] | None = None) -> Game:

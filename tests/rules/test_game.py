@@ -9,7 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import (
+
+from scorekeeper.rules.errors import Refusal
+from scorekeeper.rules.events import Draw, Event, NewHand, Pass, Play, Settle
+from scorekeeper.rules.game import Game
+from scorekeeper.rules.tiles import tile
+from tests.rules.helpers import (
     DUO,
     Record,
     duo_blocked,
@@ -23,11 +28,6 @@ from helpers import (
     result_of,
     snapshot,
 )
-
-from scorekeeper.rules.errors import Refusal
-from scorekeeper.rules.events import Draw, Event, NewHand, Pass, Play, Settle
-from scorekeeper.rules.game import Game
-from scorekeeper.rules.tiles import tile
 
 DOMINO = duo_domino_events()
 ANN, BOB = 0, 1

@@ -4,10 +4,10 @@ the hand: in the event, in the record's optional ``lead_by``, and nowhere guesse
 from __future__ import annotations
 
 import pytest
-from helpers import assert_refused, duo_blocked, duo_domino, game_of, hand
 
 from scorekeeper.rules import LEAD_WAYS, Game, MalformedInput, NewHand, Setup
 from scorekeeper.rules.record import write_record
+from tests.rules.helpers import assert_refused, duo_blocked, duo_domino, game_of, hand
 
 
 def test_every_way_round_trips_through_the_record() -> None:

@@ -10,7 +10,14 @@ import random
 from typing import Any
 
 import pytest
-from helpers import (
+
+from scorekeeper.rules.game import Setup
+from scorekeeper.rules.layout import End
+from scorekeeper.rules.notes import all_referee_notes, referee_notes
+from scorekeeper.rules.options import PRESETS
+from scorekeeper.rules.simulate import play_game
+from scorekeeper.rules.tiles import ALL_TILES, parse_tile
+from tests.rules.helpers import (
     DUO,
     DUO_DOMINO_OPTIONS,
     draw,
@@ -24,13 +31,6 @@ from helpers import (
     quad_domino,
     record,
 )
-
-from scorekeeper.rules.game import Setup
-from scorekeeper.rules.layout import End
-from scorekeeper.rules.notes import all_referee_notes, referee_notes
-from scorekeeper.rules.options import PRESETS
-from scorekeeper.rules.simulate import play_game
-from scorekeeper.rules.tiles import ALL_TILES, parse_tile
 
 NO_SIX = [str(t) for t in ALL_TILES if not t.has(6)]
 SIXES = ["6-5", "6-4", "6-3", "6-2", "6-1", "6-0"]

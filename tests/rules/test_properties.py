@@ -16,7 +16,6 @@ from collections.abc import Callable
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import RefPlay, RefTable, count_of, round_to_nearest_five
 
 from scorekeeper.rules.errors import RecordRefusal, Refusal
 from scorekeeper.rules.events import Draw, Event, Held, NewHand, Pass, Play, Settle
@@ -25,6 +24,7 @@ from scorekeeper.rules.options import PRESETS
 from scorekeeper.rules.record import load_record, replay, replay_result, write_record
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.rules.tiles import ALL_TILES, Tile, tile
+from tests.rules.reference import RefPlay, RefTable, count_of, round_to_nearest_five
 
 settings.register_profile(
     "default",

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from helpers import duo_domino
 
 from scorekeeper.rules import RecordRefusal
 from scorekeeper.rules.record import read_record, write_record
+from tests.rules.helpers import duo_domino
 
 
 def unsettled() -> dict:

@@ -10,7 +10,10 @@ import json
 from typing import Any
 
 import pytest
-from helpers import (
+
+from scorekeeper.rules.errors import RULE_IDS, RecordRefusal
+from scorekeeper.rules.record import load_record, replay
+from tests.rules.helpers import (
     DUO,
     QUAD,
     Record,
@@ -27,9 +30,6 @@ from helpers import (
     record,
     refusal_of,
 )
-
-from scorekeeper.rules.errors import RULE_IDS, RecordRefusal
-from scorekeeper.rules.record import load_record, replay
 
 DOMINO = duo_domino_events()
 

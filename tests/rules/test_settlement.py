@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import duo_blocked, duo_domino, game_of, quad_domino, result_of
 
 from scorekeeper.rules.settlement import round_to_five
+from tests.rules.helpers import duo_blocked, duo_domino, game_of, quad_domino, result_of
 
 
 def settled(data: dict[str, Any]) -> tuple[dict[str, int], dict[str, int]]:

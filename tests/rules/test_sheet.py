@@ -8,11 +8,19 @@ import random
 from datetime import date
 
 import pytest
-from helpers import DUO, duo_blocked, duo_domino, duo_domino_events, game_of, hand, record
 
 from scorekeeper.rules.game import Game, Setup
 from scorekeeper.rules.sheet import Tally, score_sheet, sheet_csv, tally
 from scorekeeper.rules.simulate import play_game
+from tests.rules.helpers import (
+    DUO,
+    duo_blocked,
+    duo_domino,
+    duo_domino_events,
+    game_of,
+    hand,
+    record,
+)
 
 
 def simulated(players: list[str], preset: str, seed: int, **options: object) -> Game:

@@ -8,7 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import (
+
+from scorekeeper.rules.errors import MalformedInput
+from scorekeeper.rules.events import NewHand, Play
+from scorekeeper.rules.game import Game, Setup
+from scorekeeper.rules.record import write_record
+from scorekeeper.rules.tiles import ALL_TILES, parse_tile, tile
+from tests.rules.helpers import (
     DUO,
     QUAD,
     assert_refused,
@@ -20,12 +26,6 @@ from helpers import (
     record,
     result_of,
 )
-
-from scorekeeper.rules.errors import MalformedInput
-from scorekeeper.rules.events import NewHand, Play
-from scorekeeper.rules.game import Game, Setup
-from scorekeeper.rules.record import write_record
-from scorekeeper.rules.tiles import ALL_TILES, parse_tile, tile
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
 

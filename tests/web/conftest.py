@@ -1,24 +1,21 @@
-"""Fixtures for the web layer: an app on a fresh SQLite file migrated to the latest schema,
-its test client and CLI runner, and a ``Table`` helper that uses a game as a browser does."""
+"""Fixtures for the web layer: an app on a fresh database migrated to the latest schema, its
+test client and CLI runner, and a factory of apps with settings of their own."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import flask_migrate
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
-from sqlalchemy import MetaData
-from sqlalchemy.engine import Engine
 
 from app import create_app
 from scorekeeper.web import extensions
-
-#: Run the web tests on another database (e.g. PostgreSQL) instead of a new SQLite file.
-OTHER_DATABASE = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
+from tests.support.server import migrated_app
+from tests.web.database import OTHER_DATABASE, database_uri, empty
 
 
 @pytest.fixture
@@ -33,24 +30,17 @@ def app(tmp_path: Path) -> Iterator[Flask]:
             "SECRET_KEY": "test",
             "WTF_CSRF_ENABLED": False,
             "RATELIMIT_ENABLED": False,
-            "SQLALCHEMY_DATABASE_URI": OTHER_DATABASE or f"sqlite:///{tmp_path / 'test.sqlite'}",
+            "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path / "test.sqlite"),
         }
     )
     with app.app_context():
         if OTHER_DATABASE:
-            _empty(extensions.db.engine)
+            empty(extensions.db.engine)
         flask_migrate.upgrade()
     yield app
     with app.app_context():
         extensions.db.session.remove()
         extensions.db.engine.dispose()
-
-
-def _empty(engine: Engine) -> None:
-    """Drop every table, so each test starts from the first migration."""
-    meta = MetaData()
-    meta.reflect(bind=engine)
-    meta.drop_all(bind=engine)
 
 
 @pytest.fixture
@@ -63,3 +53,23 @@ def client(app: Flask) -> FlaskClient:
 def runner(app: Flask) -> FlaskCliRunner:
     """The ``flask`` command line."""
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def make_app(tmp_path: Path) -> Iterator[Callable[..., Flask]]:
+    """A factory: an app with ``config`` on top of the test settings, each on a new SQLite file
+    migrated to the latest schema; CSRF protection and rate limits on, as in production, unless
+    ``config`` turns them off."""
+    made: list[Flask] = []
+
+    def make(**config: Any) -> Flask:
+        database = tmp_path / f"app-{len(made)}.sqlite"
+        app = migrated_app(database, TESTING=True, **config)
+        made.append(app)
+        return app
+
+    yield make
+    for app in made:
+        with app.app_context():
+            extensions.db.session.remove()
+            extensions.db.engine.dispose()

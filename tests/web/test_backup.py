@@ -9,11 +9,11 @@ import threading
 from pathlib import Path
 
 import pytest
-from conftest import OTHER_DATABASE
-from webtable import side_scores, started
 
 from app import create_app
 from scorekeeper.web.extensions import db
+from tests.web.database import OTHER_DATABASE
+from tests.web.webtable import side_scores, started
 
 sqlite_only = pytest.mark.skipif(
     OTHER_DATABASE is not None, reason="the backup command copies SQLite databases"

@@ -7,11 +7,11 @@ import random
 from html import unescape
 
 import pytest
-from webforms import form_for, press
-from webtable import Table, new_game, side_scores
 
 from scorekeeper.rules import Draw, Game, NewHand, Pass, Play, Settle, Setup
 from scorekeeper.rules.simulate import play_game
+from tests.web.webforms import form_for, press
+from tests.web.webtable import Table, new_game, side_scores
 
 MIRROR = {"W": "E", "E": "W"}
 

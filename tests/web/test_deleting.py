@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from datetime import timedelta
 from html import unescape
 from pathlib import Path
@@ -14,18 +14,17 @@ import flask_migrate
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import MetaData, func, select, text, update
-from test_local_times import FINISHED
-from webforms import form_for, read_forms
-from webtable import LEGAL, NO_KEY, Table, import_record, started
+from sqlalchemy import func, select, text, update
 
 from app import create_app
 from scorekeeper.web.extensions import db
 from scorekeeper.web.models import EventRow, GameRow, now
+from tests.web.database import OTHER_DATABASE, database_uri, empty
+from tests.web.webforms import form_for, read_forms
+from tests.web.webtable import FINISHED, LEGAL, NO_KEY, Table, import_record, started
 
 BEFORE_DELETING = "c3d1f0a7b2e4"
 """The schema before games could be deleted."""
-OTHER_DATABASE = __import__("os").environ.get("SCOREKEEPER_TEST_DATABASE_URL")
 
 
 def confirm_page(table: Table, back: str | None = None) -> str:
@@ -168,21 +167,9 @@ def test_watching_a_game_offers_no_deletion_in_my_games(app, client):
 
 
 @pytest.fixture
-def strict(tmp_path: Path) -> Iterator[FlaskClient]:
+def strict(make_app: Callable[..., Flask]) -> FlaskClient:
     """An app with CSRF protection and the rate limits on, as in production."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "RATELIMIT_ENTRIES": "3 per minute",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'strict.sqlite'}",
-        }
-    )
-    with app.app_context():
-        flask_migrate.upgrade()
-    yield app.test_client()
-    with app.app_context():
-        db.engine.dispose()
+    return make_app(RATELIMIT_ENTRIES="3 per minute").test_client()
 
 
 def test_deleting_needs_the_csrf_token_and_counts_against_the_games_entries(strict):
@@ -211,15 +198,13 @@ def test_the_migration_adds_the_column_and_keeps_every_event(tmp_path: Path):
             "SECRET_KEY": "test",
             "WTF_CSRF_ENABLED": False,
             "RATELIMIT_ENABLED": False,
-            "SQLALCHEMY_DATABASE_URI": OTHER_DATABASE or f"sqlite:///{tmp_path / 'old.sqlite'}",
+            "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path / "old.sqlite"),
         }
     )
     client = app.test_client()
     with app.app_context():
         if OTHER_DATABASE:
-            meta = MetaData()
-            meta.reflect(bind=db.engine)
-            meta.drop_all(bind=db.engine)
+            empty(db.engine)
         flask_migrate.upgrade(revision=BEFORE_DELETING)
         stamp = now()
         for players in (["Ann", "Bob"], ["Cy", "Di"]):

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import threading
-from pathlib import Path
+from collections.abc import Callable
 
-import flask_migrate
 import pytest
-from webtable import NO_KEY, new_game, page_seq
+from flask import Flask
+from flask.testing import FlaskClient
 
-from app import create_app
+from tests.web.webtable import NO_KEY, new_game, page_seq
 
 
 def test_unknown_page_and_game_are_404_pages(client):
@@ -45,17 +45,9 @@ def test_htmx_errors_are_fragments_shown_in_the_alert_area(client):
 
 
 @pytest.fixture
-def csrf_client(tmp_path: Path):
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'csrf.sqlite'}",
-        }
-    )
-    with app.app_context():
-        flask_migrate.upgrade()
-    return app.test_client()
+def csrf_client(make_app: Callable[..., Flask]) -> FlaskClient:
+    """A browser without JavaScript, on an app with CSRF protection on as in production."""
+    return make_app().test_client()
 
 
 def test_post_without_csrf_token_is_400_page_expired(csrf_client):
@@ -67,7 +59,7 @@ def test_post_without_csrf_token_is_400_page_expired(csrf_client):
 
 
 def test_post_with_csrf_token_works_and_htmx_header_token_too(csrf_client):
-    from webforms import form_for
+    from tests.web.webforms import form_for
 
     page = csrf_client.get("/games/new").get_data(as_text=True)
     form = form_for(page, "/games/new")

@@ -16,12 +16,12 @@ import pytest
 from sqlalchemy import event as sa_event
 from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
-from webforms import form_for
-from webtable import LEGAL, import_record, new_game
 
 from app import create_app
 from scorekeeper.web import store
 from scorekeeper.web.extensions import db
+from tests.web.webforms import form_for
+from tests.web.webtable import LEGAL, import_record, new_game
 
 LOCKED = OperationalError(
     "INSERT INTO event ...", {}, sqlite3.OperationalError("database is locked")

@@ -7,7 +7,8 @@ import string
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from webtable import new_game
+
+from tests.web.webtable import new_game
 
 KEYISH = st.one_of(
     st.text(alphabet=string.ascii_letters + string.digits + "-_", min_size=22, max_size=22),

@@ -22,20 +22,20 @@ from typing import Any
 from urllib.parse import quote_from_bytes
 
 import pytest
-from clubtable import simulated_game
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
-from webforms import form_for
-from webtable import Table, import_record
 
 from scorekeeper.rules import Game
 from scorekeeper.rules.record import write_record
 from scorekeeper.web.extensions import db
 from scorekeeper.web.forms import HOUSE_RULE_FIELDS
 from scorekeeper.web.models import EventRow, GameRow
+from tests.support.clubtable import simulated_game
+from tests.web.webforms import form_for
+from tests.web.webtable import Table, import_record
 
 _QUICK = {"web": 60, "import": 60, "replay": 500}
 _THOROUGH = {"web": 2000, "import": 2000, "replay": 20000}

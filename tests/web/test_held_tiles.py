@@ -7,10 +7,9 @@ import json
 import re
 from html import unescape
 
-from test_hand_end import finished_hand, unsettled
-from webforms import form_for
-
 from scorekeeper.rules import ALL_TILES, parse_tile
+from tests.web.hands import finished_hand, unsettled
+from tests.web.webforms import form_for
 
 
 def blocked(client):

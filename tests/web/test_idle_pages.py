@@ -7,21 +7,16 @@ cookie and the CSRF tokens (itsdangerous); nothing sleeps."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from html import unescape
-from pathlib import Path
 from typing import Any
 
-import flask_migrate
 import pytest
-from flask import Flask
 from flask.testing import FlaskClient
-from webforms import form_for, press, read_forms
 
-from app import create_app
-from scorekeeper.web.extensions import db
+from tests.web.webforms import form_for, press, read_forms
 
 HOUR = 3600
 DAY = 24 * HOUR
@@ -38,32 +33,6 @@ def later(monkeypatch: pytest.MonkeyPatch) -> Callable[[float], None]:
         shift[0] += seconds
 
     return forward
-
-
-@pytest.fixture
-def make_app(tmp_path: Path) -> Iterator[Callable[..., Flask]]:
-    """Apps with CSRF protection on, as in production, each on a new SQLite file."""
-    made: list[Flask] = []
-
-    def make(**config: Any) -> Flask:
-        app = create_app(
-            {
-                "TESTING": True,
-                "SECRET_KEY": "test",
-                "RATELIMIT_ENABLED": False,
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / f'idle-{len(made)}.sqlite'}",
-                **config,
-            }
-        )
-        with app.app_context():
-            flask_migrate.upgrade()
-        made.append(app)
-        return app
-
-    yield make
-    for app in made:
-        with app.app_context():
-            db.engine.dispose()
 
 
 def start(phone: FlaskClient) -> str:
@@ -88,7 +57,7 @@ def seq_of(phone: FlaskClient, url: str) -> str:
 
 @pytest.mark.parametrize("idle", [5 * HOUR, 40 * DAY], ids=["lunch break", "forty days"])
 def test_a_page_left_open_takes_the_next_entry(make_app, later, idle: float):
-    phone = make_app().test_client()
+    phone = make_app(RATELIMIT_ENABLED=False).test_client()
     url = start(phone)
     page = phone.get(url).get_data(as_text=True)
     later(idle)
@@ -98,7 +67,7 @@ def test_a_page_left_open_takes_the_next_entry(make_app, later, idle: float):
 
 
 def test_with_flask_wtfs_one_hour_limit_the_same_page_would_expire(make_app, later):
-    phone = make_app(WTF_CSRF_TIME_LIMIT=HOUR).test_client()
+    phone = make_app(RATELIMIT_ENABLED=False, WTF_CSRF_TIME_LIMIT=HOUR).test_client()
     url = start(phone)
     page = phone.get(url).get_data(as_text=True)
     later(5 * HOUR)
@@ -107,7 +76,7 @@ def test_with_flask_wtfs_one_hour_limit_the_same_page_would_expire(make_app, lat
 
 
 def test_the_session_cookie_lasts_a_year_and_is_not_sent_with_every_answer(make_app):
-    phone = make_app().test_client()
+    phone = make_app(RATELIMIT_ENABLED=False).test_client()
     first = phone.get("/")
     cookie = next(c for c in first.headers.getlist("Set-Cookie") if c.startswith("session="))
     expires = parsedate_to_datetime(cookie.split("Expires=")[1].split(";")[0])
@@ -118,7 +87,7 @@ def test_the_session_cookie_lasts_a_year_and_is_not_sent_with_every_answer(make_
 
 
 def test_every_post_still_needs_its_token(make_app):
-    phone = make_app().test_client()
+    phone = make_app(RATELIMIT_ENABLED=False).test_client()
     url = start(phone)
     for path in ("lead", "play", "draw", "pass", "undo", "redo", "settle", "turn", "delete"):
         response = phone.post(f"{url}/{path}", data={"version": "1", "how": "seat", "leader": "0"})
@@ -130,7 +99,7 @@ def test_every_post_still_needs_its_token(make_app):
 
 
 def test_a_refused_token_gives_the_table_back_with_a_fresh_one(make_app):
-    app = make_app()
+    app = make_app(RATELIMIT_ENABLED=False)
     phone = app.test_client()
     url = start(phone)
     page = phone.get(url).get_data(as_text=True)
@@ -149,7 +118,7 @@ def test_a_refused_token_gives_the_table_back_with_a_fresh_one(make_app):
 
 
 def test_htmx_gets_the_fresh_table_in_place(make_app):
-    phone = make_app().test_client()
+    phone = make_app(RATELIMIT_ENABLED=False).test_client()
     url = start(phone)
     page = phone.get(url).get_data(as_text=True)
     phone.delete_cookie("session")
@@ -163,7 +132,7 @@ def test_htmx_gets_the_fresh_table_in_place(make_app):
 
 
 def test_a_refused_new_game_keeps_what_was_typed(make_app):
-    phone = make_app().test_client()
+    phone = make_app(RATELIMIT_ENABLED=False).test_client()
     page = phone.get("/games/new").get_data(as_text=True)
     form = form_for(page, "/games/new")
     data = form.data(form.button(name="start"), player1="Ann", player2="Bob", target="150")

@@ -24,11 +24,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clubtable import Entry, event_key, simulated_game
 from flask import Flask
 
 from scorekeeper.rules import Game
 from scorekeeper.rules.record import load_record, write_record
+from tests.support.clubtable import Entry, event_key, simulated_game
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = 5

@@ -7,11 +7,10 @@ import json
 import re
 from html import unescape
 
-from test_hand_end import finished_hand, held_fields, unsettled
-from webforms import form_for, press, read_forms
-from webtable import Table, import_record, key_in, new_game
-
 from scorekeeper.rules.record import write_record
+from tests.web.hands import finished_hand, held_fields, unsettled
+from tests.web.webforms import form_for, press, read_forms
+from tests.web.webtable import Table, import_record, key_in, new_game
 
 
 def log_of(table: Table) -> str:

@@ -8,22 +8,14 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 from sqlalchemy import update
-from webtable import import_record, new_game
 
 from scorekeeper.web.extensions import db
 from scorekeeper.web.models import GameRow
 from scorekeeper.web.times import local_time, utc_iso
+from tests.web.webtable import FINISHED, import_record, new_game
 
 LATE = datetime(2026, 11, 22, 23, 30)
 """Half past eleven at night, UTC: already the next day east of Greenwich."""
-
-FINISHED = {
-    "format": "all-fives/1",
-    "options": {"target": 10, "win_check": "immediate"},
-    "players": ["Ann", "Bob"],
-    "hands": [{"lead": "Ann", "events": [{"player": "Ann", "play": "5-5"}]}],
-}
-"""A game Ann won with her lead."""
 
 
 def set_times(app, when: datetime) -> None:

@@ -10,12 +10,12 @@ from html import unescape
 
 import pytest
 from flask.testing import FlaskClient
-from webtable import Table, import_record, new_game
 
 from scorekeeper.rules import Game, Play, Settle, Setup
 from scorekeeper.rules.explain import explain_all, hand_spans
 from scorekeeper.rules.record import write_record
 from scorekeeper.rules.simulate import play_game, play_hand
+from tests.web.webtable import Table, import_record, new_game
 
 ENTRY = re.compile(r'<li id="e(\d+)" class="log-entry[^"]*" data-index="\d+"')
 OPENED = re.compile(r'<li id="e(\d+)"[^>]*>\s*<details open>')

@@ -8,15 +8,15 @@ from datetime import datetime
 from pathlib import Path
 
 import flask_migrate
-from sqlalchemy import MetaData, text
-from webtable import Table, side_scores
+from sqlalchemy import text
 
 from app import create_app
 from scorekeeper.web.extensions import db
+from tests.web.database import OTHER_DATABASE, database_uri, empty
+from tests.web.webtable import Table, side_scores
 
 BEFORE_KEYS = "a92279f79972"
 """The first schema: games reached by their sequential id."""
-OTHER_DATABASE = __import__("os").environ.get("SCOREKEEPER_TEST_DATABASE_URL")
 
 
 def _old_game(players: list[str], events: list[tuple[str, dict]]) -> None:
@@ -46,16 +46,14 @@ def test_games_stored_before_the_keys_get_two_keys_each_and_keep_their_events(tm
             "TESTING": True,
             "SECRET_KEY": "test",
             "WTF_CSRF_ENABLED": False,
-            "SQLALCHEMY_DATABASE_URI": OTHER_DATABASE or f"sqlite:///{tmp_path / 'old.sqlite'}",
+            "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path / "old.sqlite"),
         }
     )
     lead = ("new_hand", {"leader": 0})
     five = ("play", {"player": 0, "tile": "5-5", "end": None, "flipped": False})
     with app.app_context():
         if OTHER_DATABASE:
-            meta = MetaData()
-            meta.reflect(bind=db.engine)
-            meta.drop_all(bind=db.engine)
+            empty(db.engine)
         flask_migrate.upgrade(revision=BEFORE_KEYS)
         _old_game(["Ann", "Bob"], [lead, five])
         _old_game(["Cy", "Di", "Ed"], [])
@@ -99,7 +97,7 @@ def test_games_stored_before_the_undo_log_keep_their_events_and_can_undo_and_red
             "TESTING": True,
             "SECRET_KEY": "test",
             "WTF_CSRF_ENABLED": False,
-            "SQLALCHEMY_DATABASE_URI": OTHER_DATABASE or f"sqlite:///{tmp_path / 'old.sqlite'}",
+            "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path / "old.sqlite"),
         }
     )
     lead = ("new_hand", {"leader": 0})
@@ -107,9 +105,7 @@ def test_games_stored_before_the_undo_log_keep_their_events_and_can_undo_and_red
     zero = ("play", {"player": 1, "tile": "5-0", "end": "E", "flipped": False})
     with app.app_context():
         if OTHER_DATABASE:
-            meta = MetaData()
-            meta.reflect(bind=db.engine)
-            meta.drop_all(bind=db.engine)
+            empty(db.engine)
         flask_migrate.upgrade(revision=BEFORE_KEYS)
         _old_game(["Ann", "Bob"], [lead, five, zero])
         _old_game(["Cy", "Di"], [lead])

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 
-from webforms import form_for
-from webtable import new_game
-
 from scorekeeper.rules.options import HOUSE_RULES
+from tests.web.webforms import form_for
+from tests.web.webtable import new_game
 
 
 def exported(client, table) -> dict:

@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from webtable import NO_KEY, key_in
 from werkzeug.test import TestResponse
 
 from scorekeeper.rules import ALL_TILES, HOUSE_RULES, PRESETS, RULE_IDS, Game, Setup
 from scorekeeper.rules.record import write_record
 from scorekeeper.rules.simulate import play_game
+from tests.web.webtable import NO_KEY, key_in
 
 # -- games imported as a browser imports them ---------------------------------------------
 # (Kept here rather than imported from conftest: when tests/web and tests/browser are named

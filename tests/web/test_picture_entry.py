@@ -8,10 +8,10 @@ import re
 from html import unescape
 
 import pytest
-from webforms import read_forms
-from webtable import NO_KEY, Table, page_seq, page_version, started
 
 from scorekeeper.rules.record import load_record
+from tests.web.webforms import read_forms
+from tests.web.webtable import NO_KEY, Table, page_seq, page_version, started
 
 TAP = re.compile(r'<button type="submit" form="([\w-]+)" name="end" value="([^"]+)" data-end="\2"')
 

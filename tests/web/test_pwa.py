@@ -14,7 +14,8 @@ from xml.etree import ElementTree
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from webtable import new_game
+
+from tests.web.webtable import new_game
 
 ROOT = Path(__file__).resolve().parents[2]
 APP_CSS = (ROOT / "static" / "css" / "app.css").read_text()

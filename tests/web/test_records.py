@@ -7,12 +7,11 @@ import json
 import random
 from html import unescape
 
-from webtable import LEGAL, import_record, side_scores
-
 from scorekeeper.rules import Setup
 from scorekeeper.rules.record import write_record
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web.cli import replay_command
+from tests.web.webtable import LEGAL, import_record, side_scores
 
 
 def simulated(seed: int = 1) -> dict:

@@ -7,22 +7,20 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable
 from html import unescape
 from pathlib import Path
 from typing import Any
 
-import flask_migrate
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from webforms import form_for, press
-from webtable import Table, import_record, key_in, started
 
-from app import create_app
 from scorekeeper.rules import NewHand
-from scorekeeper.web import extensions, store
+from scorekeeper.web import store
 from scorekeeper.web.rematch import NOT_OVER
+from tests.web.webforms import form_for, press
+from tests.web.webtable import Table, import_record, key_in, started
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 _NOTICE = re.compile(r'<p class="notice[^"]*" role="status">([^<]*)</p>')
@@ -141,21 +139,10 @@ def test_no_rematch_before_the_game_is_over(app: Flask, client: FlaskClient) -> 
 
 
 @pytest.fixture
-def guarded(tmp_path: Path) -> Iterator[tuple[Flask, FlaskClient]]:
+def guarded(make_app: Callable[..., Flask]) -> tuple[Flask, FlaskClient]:
     """An app with CSRF on, as in production, and room for 3 new games a minute."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'guarded.sqlite'}",
-            "RATELIMIT_NEW_GAMES": "3 per minute",
-        }
-    )
-    with app.app_context():
-        flask_migrate.upgrade()
-    yield app, app.test_client()
-    with app.app_context():
-        extensions.db.engine.dispose()
+    app = make_app(RATELIMIT_NEW_GAMES="3 per minute")
+    return app, app.test_client()
 
 
 def test_rematch_needs_the_pages_token_and_counts_as_a_new_game(

@@ -8,9 +8,8 @@ import gzip
 import os
 import re
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import brotli
 import flask_migrate
@@ -18,8 +17,6 @@ import pytest
 from flask import Flask, Response, request
 from flask.testing import FlaskClient
 from limits.storage import MemoryStorage
-from webforms import form_for
-from webtable import Table, new_game, page_seq
 from werkzeug.test import TestResponse
 
 import app as app_module
@@ -27,6 +24,8 @@ from app import create_app
 from scorekeeper.web import extensions
 from scorekeeper.web.ratelimits import EXTENSION
 from scorekeeper.web.security import HEADERS
+from tests.web.webforms import form_for
+from tests.web.webtable import Table, new_game, page_seq
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 MissingKey = "/games/NoSuchGameNoSuchGame0"
@@ -34,30 +33,10 @@ MissingKey = "/games/NoSuchGameNoSuchGame0"
 
 
 @pytest.fixture
-def make_client(tmp_path: Path) -> Iterator[Callable[..., FlaskClient]]:
+def make_client(make_app: Callable[..., Flask]) -> Callable[..., FlaskClient]:
     """A factory: a test client of an app with ``config`` on top of the test settings, rate
     limits on unless ``config`` turns them off, each on its own new SQLite file."""
-    made: list[Flask] = []
-
-    def make(**config: Any) -> FlaskClient:
-        database = tmp_path / f"security-{len(made)}.sqlite"
-        settings = {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": False,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}",
-            **config,
-        }
-        app = create_app(settings)
-        with app.app_context():
-            flask_migrate.upgrade()
-        made.append(app)
-        return app.test_client()
-
-    yield make
-    for app in made:
-        with app.app_context():
-            extensions.db.engine.dispose()
+    return lambda **config: make_app(**{"WTF_CSRF_ENABLED": False, **config}).test_client()
 
 
 def assert_security_headers(response: TestResponse) -> None:
@@ -246,11 +225,6 @@ def test_a_bad_proxy_setting_is_a_clear_error_at_start() -> None:
 
 
 # -- forms over HTTPS, and from other sites --------------------------------------------------
-
-
-def csrf_token(page: str) -> str:
-    """The CSRF token a page gives htmx."""
-    return page.split('"X-CSRFToken": "')[1].split('"')[0]
 
 
 def test_forms_work_over_https_without_a_referrer(make_client: Callable[..., FlaskClient]) -> None:

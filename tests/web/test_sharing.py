@@ -9,10 +9,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event as sa_event
-from webtable import LEGAL, NO_KEY, Table, import_record, new_game, side_scores, started
 
 from scorekeeper.web import replayed
 from scorekeeper.web.extensions import db
+from tests.web.webtable import LEGAL, NO_KEY, Table, import_record, new_game, side_scores, started
 
 KEY = re.compile(r"^[A-Za-z0-9_-]{22}$")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html import unescape
 
-from webtable import page_seq, page_version, started
+from tests.web.webtable import page_seq, page_version, started
 
 
 def test_an_undo_from_a_page_that_missed_an_undo_and_a_new_entry_is_refused(app, client):

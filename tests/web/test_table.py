@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from html import unescape
 
-from webtable import NO_KEY, import_record, page_seq, side_scores, started
+from tests.web.webtable import NO_KEY, import_record, page_seq, side_scores, started
 
 
 def held(page: str) -> dict[str, int]:

@@ -7,10 +7,10 @@ import re
 from html import unescape
 
 from sqlalchemy import text
-from webtable import import_record, page_version, started
 
 from scorekeeper.web.extensions import db
 from scorekeeper.web.views import STALE_REDO
+from tests.web.webtable import import_record, page_version, started
 
 
 def stored(app, table) -> list[tuple[int, str, bool]]:  # type: ignore[no-untyped-def]

@@ -11,8 +11,9 @@ from html import unescape
 from pathlib import Path
 from typing import Any
 
-from webtable import Table, import_record, new_game, started
 from werkzeug.test import TestResponse
+
+from tests.web.webtable import Table, import_record, new_game, started
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 _FLASH = re.compile(

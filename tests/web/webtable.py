@@ -8,8 +8,9 @@ from html import unescape
 from typing import Any
 
 from flask.testing import FlaskClient
-from webforms import form_for
 from werkzeug.test import TestResponse
+
+from tests.web.webforms import form_for
 
 LEGAL = {
     "format": "all-fives/1",
@@ -25,6 +26,13 @@ LEGAL = {
     ],
 }
 """A short legal record: Ann leads 5-5 (10), Bob plays 5-0 on E (10)."""
+FINISHED = {
+    "format": "all-fives/1",
+    "options": {"target": 10, "win_check": "immediate"},
+    "players": ["Ann", "Bob"],
+    "hands": [{"lead": "Ann", "events": [{"player": "Ann", "play": "5-5"}]}],
+}
+"""A game Ann won with her lead."""
 NO_KEY = "No-such-game-key-here0"
 """Shaped like a game key, but no game has it."""
 _EDIT_LINK = re.compile(r"^/games/([A-Za-z0-9_-]{22})(\?.*)?$")

@@ -1,0 +1,91 @@
+"""Checks run on a page as it is, shared by the accessibility, ergonomics and text-size tests:
+axe-core's serious findings, and what is wrong for a thumb (sideways scroll, small targets,
+small text)."""
+
+from __future__ import annotations
+
+import json
+from importlib.resources import files
+from typing import Any
+
+from playwright.sync_api import Page
+
+AXE = files("axe_playwright_python").joinpath("axe.min.js")
+BLOCKING = ("serious", "critical")
+
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    """Run axe-core (shipped inside the axe-playwright-python wheel) on the page as it is."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        # Evaluated by the test driver, not added as an inline <script>, which the page's
+        # Content-Security-Policy rightly blocks.
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    result: dict[str, Any] = page.evaluate("async () => await axe.run(document)")
+    return [v for v in result["violations"] if v["impact"] in BLOCKING]
+
+
+def explain(violations: list[dict[str, Any]]) -> str:
+    """Rule id, help and the failing nodes' targets, one violation per paragraph."""
+    parts = []
+    for v in violations:
+        nodes = "\n".join(
+            f"    {json.dumps(n['target'])}: {n.get('failureSummary', '')}" for n in v["nodes"]
+        )
+        parts.append(f"{v['id']} ({v['impact']}): {v['help']}\n{nodes}")
+    return "\n".join(parts)
+
+
+MIN_TARGET = 44
+"""The smallest tap target, CSS px a side."""
+MIN_TEXT = 16
+"""The smallest text, CSS px."""
+
+# The interactive elements a finger must hit, with their size (a radio button or checkbox
+# counts with its label, which toggles it too).
+TARGETS_JS = """() => {
+  const shown = e => { const r = e.getBoundingClientRect(); const s = getComputedStyle(e);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden'; };
+  const out = [];
+  for (const e of document.querySelectorAll('button, a[href], input, select, textarea, summary')) {
+    if (e.type === 'hidden' || !shown(e) || e.closest('.visually-hidden')) continue;
+    let boxes = [e.getBoundingClientRect()];
+    if (e.labels) boxes = boxes.concat([...e.labels].filter(shown).map(l => l.getBoundingClientRect()));
+    const best = boxes.reduce((a, b) => Math.min(b.width, b.height) > Math.min(a.width, a.height) ? b : a);
+    const name = (e.getAttribute('aria-label') || e.textContent || e.name || e.tagName).trim();
+    out.push({what: e.tagName.toLowerCase() + ' "' + name.slice(0, 40) + '"',
+              width: best.width, height: best.height});
+  }
+  return out;
+}"""
+
+# Every element with its own visible text, and its computed font size.
+TEXT_JS = """() => {
+  const out = [];
+  for (const e of document.body.querySelectorAll('*')) {
+    if (e.closest('svg, .visually-hidden, .table-picture__text')) continue;
+    const own = [...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    out.push({what: e.tagName.toLowerCase() + '.' + e.className + ' "' + e.textContent.trim().slice(0, 30) + '"',
+              size: parseFloat(getComputedStyle(e).fontSize)});
+  }
+  return out;
+}"""
+
+
+def problems_on(page: Page) -> list[str]:
+    """What is wrong for a thumb on the page as it is: sideways scroll, small targets, small text."""
+    found = []
+    scroll, client = page.evaluate(
+        "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    )
+    if scroll > client:
+        found.append(f"scrolls sideways: {scroll} px of content in {client} px")
+    for t in page.evaluate(TARGETS_JS):
+        if t["width"] < MIN_TARGET - 0.5 or t["height"] < MIN_TARGET - 0.5:
+            found.append(f"small target {t['what']}: {t['width']:.0f}x{t['height']:.0f}")
+    for t in page.evaluate(TEXT_JS):
+        if t["size"] < MIN_TEXT - 0.01:
+            found.append(f"small text {t['what']}: {t['size']} px")
+    return found

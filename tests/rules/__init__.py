@@ -1,0 +1,1 @@
+"""The rules engine without Flask: worked examples, every rule id, property tests."""

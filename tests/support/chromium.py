@@ -1,0 +1,29 @@
+"""Debian's Chromium, how to launch it, and the screens the tests and benchmarks open."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from typing import Any
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+"""Debian's Chromium: Playwright cannot download a browser of its own here."""
+LAUNCH_ARGS = [
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+"""Without the background-networking flags Chromium keeps trying to reach the internet."""
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 360, "height": 640},
+    "is_mobile": True,
+    "has_touch": True,
+}
+"""A 360x640 touch phone in portrait (browser-context options)."""
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
+"""A 1280x800 desktop window."""
+WALL: dict[str, Any] = {"viewport": {"width": 1280, "height": 720}}
+"""A wall screen: 1280x720 in landscape."""

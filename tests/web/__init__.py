@@ -1,0 +1,1 @@
+"""The web app through its test client, as a browser without JavaScript uses it."""
