@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from scorekeeper.rules.errors import MalformedInput
 
-HIGHEST = 6
 TOTAL_PIPS = 168
 _SPELLING = re.compile(r"^\s*([0-6])\s*[-|: ]?\s*([0-6])\s*$")
 NUMBER_WORDS = ("blank", "one", "two", "three", "four", "five", "six")

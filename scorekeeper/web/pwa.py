@@ -24,8 +24,6 @@ NAME = "All Fives scorekeeper"
 SHORT_NAME = "All Fives"
 BACKGROUND = "#f6f3ec"
 """The page background (``--bg`` of the light scheme in static/css/app.css)."""
-DARK_BACKGROUND = "#15130f"
-"""The page background of the dark scheme (``--bg`` under ``prefers-color-scheme: dark``)."""
 ICONS = (
     ("icons/icon.svg", "any", "image/svg+xml", "any"),
     ("icons/icon-192.png", "192x192", "image/png", "any"),
