@@ -17,7 +17,7 @@ from playwright.sync_api import Browser, Page, Route, expect
 
 from tests.browser.browsing import HTMX_TRAIL, PolicyWatch
 from tests.support.chromium import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE, WALL
-from tests.support.server import LiveServer, migrated_app
+from tests.support.server import ROBOT_ENTRIES, LiveServer, migrated_app
 
 # An entry shows within a few hundred milliseconds; 10 s (not Playwright's 5 s) leaves room for
 # a CI machine busy with other work, so that only a page that never shows it fails.
@@ -55,7 +55,9 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     """The app, CSRF on as in production, on a new SQLite file migrated to the latest schema."""
-    with LiveServer(migrated_app(tmp_path / "browser.sqlite", TESTING=True)) as server:
+    with LiveServer(
+        migrated_app(tmp_path / "browser.sqlite", TESTING=True, RATELIMIT_ENTRIES=ROBOT_ENTRIES)
+    ) as server:
         yield server
 
 
