@@ -1,6 +1,6 @@
 """The record corpus in tests/data/: every record replays through the real CLI as expected.
 
-``hand_*`` and ``refused_*`` expectations were computed by hand from RULES.md (an oracle);
+``hand_*``, ``var_*`` and ``refused_*`` expectations were computed by hand from RULES.md (an oracle);
 ``sim_*`` ones pin the engine's output for complete simulated games (tests/make_corpus.py).
 See tests/data/README.md.
 """
@@ -20,7 +20,7 @@ from scorekeeper.rules.tiles import parse_tile
 
 DATA = Path(__file__).resolve().parent / "data"
 EXPECTED = ".expected.json"
-PREFIXES = ("hand_", "refused_", "sim_")
+PREFIXES = ("hand_", "refused_", "sim_", "var_")
 RECORDS = sorted(path for path in DATA.glob("*.json") if not path.name.endswith(EXPECTED))
 CASES = [path for path in RECORDS if path.with_name(path.stem + EXPECTED).exists()]
 

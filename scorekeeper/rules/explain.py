@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from scorekeeper.rules.events import Draw, Event, Held, LeadWay, NewHand, Pass, Play, Settle
-from scorekeeper.rules.game import Game, Hand
+from scorekeeper.rules.game import Game, Hand, Scored
 from scorekeeper.rules.layout import Layout, Placed
 from scorekeeper.rules.options import LeadRule
 from scorekeeper.rules.settlement import Settlement, round_to_five
@@ -367,6 +367,9 @@ def _play(game: Game, hand: Hand, play: Play, before: _Before) -> tuple[str, tup
         what = f"{name} played {play.tile} on {scored.end}"
     steps = list(play_steps(layout, scored.count, scored.points))
     side = game.side_of(play.player)
+    gain = gain_step(game, scored, before.scores[side])
+    if gain is not None:
+        steps[-1] = gain
     if scored.points and game.setup.in_partnership:
         steps.append(f"{name} scores for {game.sides[side]}: {game.scores[side]}")
     if game.winner is not None:
@@ -379,9 +382,33 @@ def _play(game: Game, hand: Hand, play: Play, before: _Before) -> tuple[str, tup
         steps.append(f"{name} played their last tile and dominoed: the hand is over")
     summary = f"{what}: {_compact_parts(layout)}"
     summary += f", {name} +{scored.points}" if scored.points else ", no score"
+    if scored.voided == "not-in":
+        summary += f" ({game.sides[side]} is not in yet)"
+    elif scored.voided == "overshoot":
+        summary += f" (it would pass {game.rules.target})"
     if game.winner is not None:
         summary += f"; {wins(game.sides[side])} the game"
     return summary + ".", tuple(steps)
+
+
+def gain_step(game: Game, scored: Scored, before: int) -> str | None:
+    """The total's step when a house rule of section 9a changed what the play scored (in
+    fives, not in yet, past an exact target), or None when it scored as the count says."""
+    rules = game.rules
+    count = scored.count
+    if scored.voided == "not-in":
+        return (
+            f"total {count}, a multiple of five, but {game.sides[game.side_of(scored.player)]} "
+            f"needs {rules.get_in} to get in (house rule get_in): {count} does not count"
+        )
+    if scored.voided == "overshoot":
+        return (
+            f"total {count}: {before} + {scored.earned} = {before + scored.earned} would pass "
+            f"{rules.target} (house rule exact_target): nothing scored"
+        )
+    if scored.points and rules.in_fives:
+        return f"total {count}, a multiple of five: {count} / 5 = +{scored.points} in fives"
+    return None
 
 
 # -- draws and passes --------------------------------------------------------------------------
@@ -462,7 +489,10 @@ def _deduct_lines(game: Game, hand: Hand, event: Settle, s: Settlement) -> list[
         if hand.went_out == seat:
             lines.append(_player_line(game, hand, None, seat, ": nothing off"))
             continue
-        tail = f", rounds to {s.rounded[seat]}: {signed(-s.rounded[seat])}"
+        off = s.rounded[seat] // 5 if s.in_fives else s.rounded[seat]
+        tail = f", rounds to {s.rounded[seat]}"
+        tail += f", {s.rounded[seat]} / 5 in fives: {signed(-off)}" if s.in_fives else ""
+        tail += "" if s.in_fives else f": {signed(-s.rounded[seat])}"
         if game.setup.in_partnership:
             tail += f" for {game.sides[game.side_of(seat)]}"
         lines.append(_player_line(game, hand, event.remaining.get(seat), seat, tail))
@@ -474,6 +504,11 @@ def _collector_line(game: Game, hand: Hand, s: Settlement) -> str:
         return f"{game.players[s.collector]} dominoed and collects."
     fewest = min(s.pips)
     lowest = [game.players[seat] for seat, pips in enumerate(s.pips) if pips == fewest]
+    if s.split:
+        return (
+            f"The hand was blocked: {listed(lowest)} tie for the fewest pips ({fewest}) and "
+            "share the others' pips (house rule blocked_tie: split)."
+        )
     if s.collector is None:
         return (
             f"The hand was blocked: {listed(lowest)} tie for the fewest pips ({fewest}): "
@@ -490,6 +525,8 @@ def _collect_lines(game: Game, hand: Hand, event: Settle, s: Settlement) -> list
     for seat in range(len(game.players)):
         lines.append(_player_line(game, hand, event.remaining.get(seat), seat, "."))
     lines.append(_collector_line(game, hand, s))
+    if s.split:
+        return lines + _split_lines(game, s)
     if s.collector is None:
         return lines
     winner = s.collector
@@ -511,10 +548,55 @@ def _collect_lines(game: Game, hand: Hand, event: Settle, s: Settlement) -> list
             )
     rounded = round_to_five(s.collected)
     lines.append(f"{s.collected} rounds to {rounded}.")
-    if s.bonus_in_fives:
-        lines.append(f"In fives (house rule bonus_in_fives: yes): {rounded} / 5 = {rounded // 5}.")
+    lines.extend(_in_fives_lines(s, rounded))
+    lines.extend(_voided_lines(game, s, side))
     for_side = f" for {game.sides[side]}" if game.sides[side] != name else ""
     lines.append(f"{name} collects {signed(s.changes[side])}{for_side}.")
+    return lines
+
+
+def _in_fives_lines(s: Settlement, rounded: int) -> list[str]:
+    if s.in_fives:
+        return [f"In fives (house rule units: fives): {rounded} / 5 = {rounded // 5}."]
+    if s.bonus_in_fives:
+        return [f"In fives (house rule bonus_in_fives: yes): {rounded} / 5 = {rounded // 5}."]
+    return []
+
+
+def _voided_lines(game: Game, s: Settlement, side: int) -> list[str]:
+    """Why a side's gain scored nothing (house rules get_in and exact_target)."""
+    if not s.voided or s.voided[side] is None:
+        return []
+    earned = s.earned[side]
+    if s.voided[side] == "not-in":
+        return [
+            f"{game.sides[side]} is not in yet (house rule get_in: {game.rules.get_in}): "
+            f"the {earned} does not count."
+        ]
+    assert s.voided[side] == "overshoot"
+    score = game.scores[side] - s.changes[side]
+    return [
+        f"{score} + {earned} = {score + earned} would pass {game.rules.target} "
+        f"(house rule exact_target): nothing scored."
+    ]
+
+
+def _split_lines(game: Game, s: Settlement) -> list[str]:
+    """How the tied players of a blocked hand shared the others' pips."""
+    others = [seat for seat in range(len(game.players)) if seat not in s.split]
+    total = sum(s.pips[seat] for seat in others)
+    shown = listed([f"{game.players[seat]} {s.pips[seat]}" for seat in others])
+    k = len(s.split)
+    exact = f"{total // k}" if total % k == 0 else f"{total / k:g}"
+    lines = [
+        f"The others hold {total} ({shown}): each of the {k} tied players gets {total} / {k} "
+        f"= {exact}, rounded to the nearest five (a half up): {s.share}."
+    ]
+    lines.extend(_in_fives_lines(s, s.share))
+    for seat in s.split:
+        side = game.side_of(seat)
+        lines.extend(_voided_lines(game, s, side))
+        lines.append(f"{game.players[seat]} collects {signed(s.changes[side])}.")
     return lines
 
 

@@ -21,6 +21,7 @@ from typing import Literal
 
 from scorekeeper.rules.errors import IllegalEntry, MalformedInput
 from scorekeeper.rules.events import LEAD_WAYS, Draw, Event, NewHand, Pass, Play, Settle
+from scorekeeper.rules.gains import Voided, gets_in, play_gain, play_points, starts_in
 from scorekeeper.rules.layout import Layout, is_arm_name
 from scorekeeper.rules.settlement import Settlement, check_remaining, settle
 from scorekeeper.rules.setup import Setup
@@ -45,6 +46,11 @@ class Scored:
     end: str | None
     count: int
     points: int
+    voided: Voided | None = None
+    """Why a count that is a multiple of five scored nothing (house rules get_in and
+    exact_target), or None."""
+    earned: int = 0
+    """What the count was worth in the game's units before get_in and exact_target."""
 
 
 @dataclass
@@ -58,6 +64,8 @@ class Hand:
     boneyard: int
     turn: int
     scores_before: list[int]
+    in_before: list[bool] = field(default_factory=list)
+    """Which sides were in (house rule get_in) when the hand began."""
     drawn: list[int] = field(default_factory=list)
     passes: int = 0
     plays: list[Scored] = field(default_factory=list)
@@ -81,6 +89,7 @@ class Hand:
             boneyard=self.boneyard,
             turn=self.turn,
             scores_before=list(self.scores_before),
+            in_before=list(self.in_before),
             drawn=list(self.drawn),
             passes=self.passes,
             plays=list(self.plays),
@@ -107,6 +116,8 @@ class Game:
         self.events: list[Event] = []
         self.hands: list[Hand] = []
         self.scores = [0] * len(self.sides)
+        self.sides_in = [starts_in(self.rules)] * len(self.sides)
+        """Which sides are in (house rule get_in: a side scores once a play got it in)."""
         self.winner: int | None = None
         self._starts: list[int] = []
         """Where each hand's NewHand is in ``events``: what :meth:`pop` replays from."""
@@ -127,6 +138,7 @@ class Game:
         if other.hands:
             other.hands[-1] = self.hands[-1].copy()
         other.scores = list(self.scores)
+        other.sides_in = list(self.sides_in)
         other.winner = self.winner
         other._starts = list(self._starts)
         return other
@@ -258,6 +270,7 @@ class Game:
             index -= 1  # the kept events end inside hand ``index``: replay its kept events
         start = self._starts[index]
         self.scores = list(self.hands[index].scores_before)
+        self.sides_in = list(self.hands[index].in_before)
         self.winner = None
         again = self.events[start:length]
         del self.events[start:], self.hands[index:], self._starts[index:]
@@ -475,6 +488,7 @@ class Game:
                 boneyard=rules.boneyard_size,
                 turn=new.leader,
                 scores_before=list(self.scores),
+                in_before=list(self.sides_in),
             )
         )
 
@@ -487,10 +501,15 @@ class Game:
             hand.layout.place(play.tile, end)
         hand.played_by[play.tile] = play.player
         count = hand.layout.count()
-        points = count if count % 5 == 0 else 0
         side = self._side_of[play.player]
+        gain = play_gain(count, self.sides_in[side], self.scores[side], self.rules)
+        points = gain.points
+        if gets_in(play_points(count), self.rules):
+            self.sides_in[side] = True
         self.scores[side] += points
-        hand.plays.append(Scored(play.player, play.tile, end, count, points))
+        hand.plays.append(
+            Scored(play.player, play.tile, end, count, points, gain.voided, gain.earned)
+        )
         hand.held[play.player] -= 1
         hand.passes = 0
         hand.turn = (play.player + 1) % len(hand.held)
@@ -526,7 +545,12 @@ class Game:
         hand = self.hand
         assert hand is not None
         hand.settlement = settle(
-            pips, hand.went_out if hand.result == "domino" else None, self.setup, self.rules
+            pips,
+            hand.went_out if hand.result == "domino" else None,
+            self.setup,
+            self.rules,
+            self.scores,
+            self.sides_in,
         )
         for side, change in enumerate(hand.settlement.changes):
             self.scores[side] += change

@@ -31,6 +31,8 @@ LeadRule = Literal["lots", "draw-highest"]
 SpinnerMode = Literal["first", "none", "all"]
 SettlementMethod = Literal["deduct-own", "winner-collects"]
 WinCheck = Literal["end-of-hand", "immediate"]
+Units = Literal["points", "fives"]
+BlockedTie = Literal["nobody", "split"]
 YES_NO = ("yes", "no")
 
 _Word = TypeVar("_Word", bound=str)
@@ -55,6 +57,8 @@ class HouseRule:
     choices: tuple[str, ...] = ()
     numbers: range | None = None
     value_texts: Mapping[str, str] = field(default_factory=dict)
+    number_choices: tuple[int, ...] = ()
+    example: str = ""
 
     def default(self, preset: str, players: int) -> OptionValue:
         """The value ``preset`` uses with ``players`` players."""
@@ -63,6 +67,14 @@ class HouseRule:
 
     def parse(self, value: object) -> OptionValue:
         """The canonical value for ``value`` as a record or form gives it, or a ``record`` refusal."""
+        if self.number_choices:
+            if isinstance(value, bool) or value not in self.number_choices:
+                raise MalformedInput(
+                    f"House rule {self.name} is one of "
+                    f"{', '.join(map(str, self.number_choices))}; not {_show(value)}."
+                )
+            assert isinstance(value, int)
+            return value
         if self.numbers is not None:
             if isinstance(value, bool) or not isinstance(value, int) or value not in self.numbers:
                 step = self.numbers.step
@@ -201,7 +213,66 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         },
     ),
 )
+VARIATIONS: tuple[HouseRule, ...] = (
+    HouseRule(
+        "units",
+        "Scores kept in",
+        "Points, or fives as a cribbage board keeps them (a count of 15 scores 3; the target "
+        "is then in fives too, 61 as usual).",
+        {"all-fives": "points", "fives-up": "points", "totally-fives": "points"},
+        choices=get_args(Units),
+        value_texts={
+            "points": "points: a count of 15 scores 15",
+            "fives": "fives: a count of 15 scores 3, settlements are divided by 5 too",
+        },
+        example="A count of 20 scores 4. Opponents holding 26 pips at the end of a hand give 25, which is 5 in fives. A game to 61 in fives is a game to 305 in points.",
+    ),
+    HouseRule(
+        "exact_target",
+        "Exact target",
+        "Whether a side must reach the target exactly: a gain that would pass it scores nothing.",
+        {"all-fives": "no", "fives-up": "no", "totally-fives": "no"},
+        choices=YES_NO,
+        value_texts={
+            "yes": "a gain that would pass the target scores nothing (deductions still apply)",
+            "no": "any score at or past the target reaches it",
+        },
+        example="In fives to 61: a side on 58 plays a count of 20 (4): 62 would pass 61, so it scores nothing and stays on 58; a count of 15 (3) takes it to 61 and it wins.",
+    ),
+    HouseRule(
+        "get_in",
+        "To get in",
+        "How many points one play must score before a side's scores count (0: from the start).",
+        {"all-fives": 0, "fives-up": 0, "totally-fives": 0},
+        number_choices=(0, 10, 15, 20, 25),
+        value_texts={
+            "0": "every score counts from the start",
+            **{
+                str(n): f"a side scores nothing until one of its plays scores {n} or more"
+                for n in (10, 15, 20, 25)
+            },
+        },
+        example="Ten to get in: a side's first play counting 5 scores nothing; its first play counting 10 or more scores in full, and from then on every 5 counts.",
+    ),
+    HouseRule(
+        "blocked_tie",
+        "Blocked hand, tie for fewest",
+        "With the winner collecting and no partners: what a tie for the fewest pips in a "
+        "blocked hand gives.",
+        {"all-fives": "nobody", "fives-up": "nobody", "totally-fives": "nobody"},
+        choices=get_args(BlockedTie),
+        value_texts={
+            "nobody": "nobody collects",
+            "split": "the tied players share the others' pips, each rounded to the nearest five",
+        },
+        example="Three players, blocked: Ann holds 4 pips, Bob 4, Cy 17. Ann and Bob tie for fewest and share Cy's 17: each scores 17 / 2 = 8.5, rounded to 10.",
+    ),
+)
+"""The variations beyond the seeds (pagat, Hoyle, league rules): off in every preset."""
+HOUSE_RULES = HOUSE_RULES + VARIATIONS
 HOUSE_RULES_BY_NAME: dict[str, HouseRule] = {rule.name: rule for rule in HOUSE_RULES}
+FIVES_TARGETS = range(1, 201)
+"""A target in fives: any whole number from 1 to 200 (61 is the usual)."""
 
 _STANDARD_DEAL: dict[Preset, dict[int, int]] = {
     "all-fives": {2: 9, 3: 7, 4: 5},
@@ -230,6 +301,15 @@ class Rules:
     bonus_in_fives: bool
     target: int
     win_check: WinCheck
+    units: Units = "points"
+    exact_target: bool = False
+    get_in: int = 0
+    blocked_tie: BlockedTie = "nobody"
+
+    @property
+    def in_fives(self) -> bool:
+        """Whether every score (and the target) is kept in fives."""
+        return self.units == "fives"
 
     @property
     def hand_size(self) -> int:
@@ -274,8 +354,21 @@ def parse_options(options: object) -> dict[str, OptionValue]:
                 f'There is no house rule "{name}"; the house rules are '
                 f"{', '.join(r.name for r in HOUSE_RULES)}."
             )
-        parsed[name] = rule.parse(value)
+        if name == "target" and options.get("units") == "fives":
+            parsed[name] = _fives_target(value)
+        else:
+            parsed[name] = rule.parse(value)
     return parsed
+
+
+def _fives_target(value: object) -> int:
+    """A target in fives (with ``units: fives``), or a ``record`` refusal."""
+    if isinstance(value, bool) or not isinstance(value, int) or value not in FIVES_TARGETS:
+        raise MalformedInput(
+            f"House rule target is in fives with units fives: a whole number from "
+            f"{FIVES_TARGETS.start} to {FIVES_TARGETS[-1]} (61 is the usual), not {_show(value)}."
+        )
+    return value
 
 
 def resolve(preset: Preset, players: int, options: Mapping[str, OptionValue]) -> Rules:
@@ -303,6 +396,35 @@ def resolve(preset: Preset, players: int, options: Mapping[str, OptionValue]) ->
         boneyard_reserve=int(values["boneyard_reserve"]),
         settlement=word("settlement", get_args(SettlementMethod)),
         bonus_in_fives=values["bonus_in_fives"] == "yes",
-        target=int(values["target"]),
+        target=_target(values, preset, players, options),
         win_check=word("win_check", get_args(WinCheck)),
+        units=word("units", get_args(Units)),
+        exact_target=values["exact_target"] == "yes",
+        get_in=int(values["get_in"]),
+        blocked_tie=word("blocked_tie", get_args(BlockedTie)),
     )
+
+
+def _target(
+    values: Mapping[str, OptionValue], preset: str, players: int, options: Mapping[str, object]
+) -> int:
+    """The target in the game's units: in fives, left out, the preset's target divided by 5."""
+    target = int(values["target"])
+    if values["units"] == "fives" and "target" not in options:
+        return target // 5
+    return target
+
+
+def check_combination(rules: Rules, partners: bool) -> None:
+    """Refuse house rules that cannot go together (rule ``record``), in plain words."""
+    if rules.blocked_tie == "split":
+        if partners:
+            raise MalformedInput(
+                "House rule blocked_tie: split is only for games without partners: partners "
+                "share a score, so a tie within a side has nothing to split."
+            )
+        if rules.settlement != "winner-collects":
+            raise MalformedInput(
+                "House rule blocked_tie: split needs settlement: winner-collects: with "
+                "deduct-own nobody collects, so there is nothing to split."
+            )

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from scorekeeper.rules.errors import RULE_IDS
 from scorekeeper.rules.options import (
     HOUSE_RULES,
+    HOUSE_RULES_BY_NAME,
     PRESET_TITLES,
     PRESETS,
     HouseRule,
@@ -135,6 +136,8 @@ class HouseRuleEntry:
     value_text: str | None = None
     default: str | None = None
     differs: bool = False
+    example: str = ""
+    """A worked example, for the variations beyond the seeds."""
 
 
 @dataclass(frozen=True)
@@ -179,7 +182,7 @@ def _number_text(name: str, value: int) -> str:
         return f"the last {tile_count(value)} of the boneyard are never drawn"
     if name == "target":
         return f"the game is won at {value} points"
-    return str(value)
+    return HOUSE_RULES_BY_NAME[name].value_texts.get(str(value), str(value))
 
 
 def _value_text(rule: HouseRule, value: str | int) -> str:
@@ -189,6 +192,8 @@ def _value_text(rule: HouseRule, value: str | int) -> str:
 
 
 def _values(rule: HouseRule) -> tuple[ValueText, ...]:
+    if rule.number_choices:
+        return tuple(ValueText(str(n), _number_text(rule.name, n)) for n in rule.number_choices)
     if rule.numbers is None:
         return tuple(ValueText(value, _value_text(rule, value)) for value in rule.choices)
     numbers = rule.numbers
@@ -208,16 +213,27 @@ def _house_entry(rule: HouseRule, rules: Rules | None) -> HouseRuleEntry:
     values = _values(rule)
     defaults = tuple((preset, _preset_default(rule, preset)) for preset in PRESETS)
     entry = HouseRuleEntry(
-        rule.name, house_anchor(rule.name), rule.title, rule.text, values, defaults
+        rule.name,
+        house_anchor(rule.name),
+        rule.title,
+        rule.text,
+        values,
+        defaults,
+        example=rule.example,
     )
     if rules is None:
         return entry
     value = rules.value(rule.name)
     default = rule.default(rules.preset, rules.players)
+    if rule.name == "target" and rules.in_fives:
+        default = int(default) // 5
+        shown = f"the game is won at {value} in fives"
+    else:
+        shown = _value_text(rule, value)
     return replace(
         entry,
         value=str(value),
-        value_text=_value_text(rule, value),
+        value_text=shown,
         default=str(default),
         differs=value != default,
     )

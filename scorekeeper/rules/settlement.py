@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from scorekeeper.rules.errors import IllegalEntry
 from scorekeeper.rules.events import Held
+from scorekeeper.rules.gains import Gain, Voided, in_units, settlement_gain
 from scorekeeper.rules.options import Rules, SettlementMethod
 from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import ALL_TILES, TOTAL_PIPS, Tile
@@ -35,6 +36,18 @@ class Settlement:
     collector: int | None = None
     collected: int = 0
     bonus_in_fives: bool = False
+    split: tuple[int, ...] = ()
+    """With ``blocked_tie: split``: the seats tied for fewest pips that shared the others'."""
+    share: int = 0
+    """Each tied seat's share of the others' pips, rounded to the nearest five (in pips)."""
+    earned: tuple[int, ...] = ()
+    """Each side's gain before get_in and exact_target (in the game's units); empty when
+    no rule voided any."""
+    voided: tuple[Voided | None, ...] = ()
+    """Why a side's gain scored nothing (not in yet, past an exact target), per side; empty
+    when none was voided."""
+    in_fives: bool = False
+    """Whether the changes are in fives (house rule units)."""
 
 
 def check_remaining(
@@ -104,32 +117,74 @@ def check_remaining(
     return pips
 
 
-def settle(pips: Mapping[int, int], went_out: int | None, setup: Setup, rules: Rules) -> Settlement:
-    """Settle a finished hand; ``went_out`` is the seat that dominoed, if any."""
+def round_share(pips: int, players: int) -> int:
+    """``pips`` shared by ``players``, rounded to the nearest five, a half up (8.5 -> 10)."""
+    return (2 * pips + 5 * players) // (10 * players) * 5
+
+
+def settle(
+    pips: Mapping[int, int],
+    went_out: int | None,
+    setup: Setup,
+    rules: Rules,
+    scores: Sequence[int] = (),
+    sides_in: Sequence[bool] = (),
+) -> Settlement:
+    """Settle a finished hand; ``went_out`` is the seat that dominoed, if any. ``scores`` and
+    ``sides_in`` are the sides' scores and get_in state before it (for the gains' rules)."""
     seats = range(len(setup.players))
+    sides = range(len(setup.sides))
+    before = tuple(scores) or (0,) * len(sides)
+    entered = tuple(sides_in) or (True,) * len(sides)
     held = tuple(pips.get(seat, 0) for seat in seats)
     rounded = tuple(round_to_five(p) for p in held)
     changes = [0] * len(setup.sides)
+    fives = rules.in_fives
     if rules.settlement == "deduct-own":
         for seat in seats:
-            changes[setup.side_of(seat)] -= rounded[seat]
-        return Settlement("deduct-own", held, rounded, tuple(changes))
+            changes[setup.side_of(seat)] -= in_units(rounded[seat], rules)
+        return Settlement("deduct-own", held, rounded, tuple(changes), in_fives=fives)
+    divide = rules.bonus_in_fives or fives
+    gains: dict[int, Gain] = {}
     winner = went_out
+    split: tuple[int, ...] = ()
+    share = 0
     if winner is None:
         fewest = min(held)
         lowest = [seat for seat in seats if held[seat] == fewest]
-        winner = lowest[0] if len(lowest) == 1 else None
-    if winner is None:
-        return Settlement(
-            "winner-collects", held, rounded, tuple(changes), None, 0, rules.bonus_in_fives
-        )
-    side = setup.side_of(winner)
-    others = sum(held[seat] for seat in seats if setup.side_of(seat) != side)
-    collected = max(0, others - held[winner])
-    points = round_to_five(collected)
-    if rules.bonus_in_fives:
-        points //= 5
-    changes[side] = points
+        if len(lowest) == 1:
+            winner = lowest[0]
+        elif rules.blocked_tie == "split" and not setup.in_partnership and len(lowest) < len(held):
+            split = tuple(lowest)
+            others = sum(held[seat] for seat in seats if seat not in split)
+            share = round_share(others, len(split))
+            for seat in split:
+                side = setup.side_of(seat)
+                earned = share // 5 if divide else share
+                gains[side] = settlement_gain(earned, entered[side], before[side], rules)
+    collected = 0
+    if winner is not None:
+        side = setup.side_of(winner)
+        others = sum(held[seat] for seat in seats if setup.side_of(seat) != side)
+        collected = max(0, others - held[winner])
+        points = round_to_five(collected)
+        earned = points // 5 if divide else points
+        gains[side] = settlement_gain(earned, entered[side], before[side], rules)
+    for side, gain in gains.items():
+        changes[side] = gain.points
+    voided = tuple(gains[side].voided if side in gains else None for side in sides)
+    any_voided = any(voided)
     return Settlement(
-        "winner-collects", held, rounded, tuple(changes), winner, collected, rules.bonus_in_fives
+        "winner-collects",
+        held,
+        rounded,
+        tuple(changes),
+        winner,
+        collected,
+        rules.bonus_in_fives,
+        split,
+        share,
+        tuple(gains[side].earned if side in gains else 0 for side in sides) if any_voided else (),
+        voided if any_voided else (),
+        fives,
     )

@@ -14,6 +14,7 @@ from scorekeeper.rules.options import (
     OptionValue,
     Preset,
     Rules,
+    check_combination,
     default_partners,
     parse_options,
     parse_preset,
@@ -57,7 +58,9 @@ class Setup:
                 raise MalformedInput(f"partners is true or false, not {partners!r}.")
             if partners and len(players) != 4:
                 raise MalformedInput("Partnerships need 4 players.")
-        return cls(tuple(players), checked_preset, checked_options, partners)
+        setup = cls(tuple(players), checked_preset, checked_options, partners)
+        check_combination(setup.rules, setup.in_partnership)
+        return setup
 
     @property
     def rules(self) -> Rules:

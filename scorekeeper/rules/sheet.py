@@ -47,6 +47,8 @@ class SheetHeader:
     rules: tuple[SheetRule, ...]
     target: int
     played_on: date | None = None
+    unit: str = ""
+    """How the scores are kept, in words: "in fives" (house rule units), or empty in points."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,7 @@ def _header(game: Game, played_on: date | None) -> SheetHeader:
         rules=tuple(entries),
         target=rules.target,
         played_on=played_on,
+        unit="in fives" if rules.in_fives else "",
     )
 
 

@@ -24,7 +24,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from scorekeeper.rules import HOUSE_RULES, PRESETS
 from scorekeeper.rules.names import MAX_NAME, name_problem
-from scorekeeper.rules.options import HOUSE_RULES_BY_NAME, PRESET_TITLES
+from scorekeeper.rules.options import FIVES_TARGETS, HOUSE_RULES_BY_NAME, PRESET_TITLES
 
 LEADER_CHOICES = [
     SelectChoice("random", "At random: the app picks by lot"),
@@ -124,6 +124,15 @@ def _numbered(name: str) -> IntegerField:
     )
 
 
+def _number_chosen(name: str) -> SelectField:
+    """The field of house rule ``name``, one of a few whole numbers."""
+    rule = HOUSE_RULES_BY_NAME[name]
+    choices = [
+        SelectChoice(n, f"{n}: {rule.value_texts.get(str(n), str(n))}") for n in rule.number_choices
+    ]
+    return SelectField(rule.title, description=rule.text, choices=choices, coerce=int)
+
+
 HOUSE_RULE_FIELDS = tuple(rule.name for rule in HOUSE_RULES if rule.name != "target")
 """The house rules the form has a field of their own for (the target is a field of its own)."""
 
@@ -140,7 +149,7 @@ class NewGameForm(FlaskForm):
     )
     partners = BooleanField("Partners: seats 1 and 3 against seats 2 and 4 (4 players)")
     target = IntegerField(
-        "Target", validators=[InputRequired(), NumberRange(min=5, max=1000)], default=250
+        "Target", validators=[InputRequired(), NumberRange(min=1, max=1000)], default=250
     )
     leader = RadioField("First leader", choices=LEADER_CHOICES, default="random")
     filled = HiddenField("filled")
@@ -155,6 +164,10 @@ class NewGameForm(FlaskForm):
     settlement = _chosen("settlement")
     bonus_in_fives = _chosen("bonus_in_fives")
     win_check = _chosen("win_check")
+    units = _chosen("units")
+    exact_target = _chosen("exact_target")
+    get_in = _number_chosen("get_in")
+    blocked_tie = _chosen("blocked_tie")
 
     def player_names(self) -> list[str]:
         """The names given, in seat order, empty seats left out."""
@@ -162,9 +175,17 @@ class NewGameForm(FlaskForm):
         return [f.data.strip() for f in fields if f.data and f.data.strip()]
 
     def validate_target(self, field: Field) -> None:
-        """The target is a multiple of five."""
-        if field.data is not None and field.data % 5:
-            raise ValidationError("The target is a multiple of 5.")
+        """In points the target is a multiple of five up to 1000; in fives 1 to 200."""
+        if field.data is None:
+            return
+        if self.units.data == "fives":
+            if not FIVES_TARGETS.start <= field.data <= FIVES_TARGETS[-1]:
+                raise ValidationError(
+                    f"In fives the target is {FIVES_TARGETS.start} to {FIVES_TARGETS[-1]} "
+                    "(61 is the usual)."
+                )
+        elif field.data < 5 or field.data % 5:
+            raise ValidationError("The target is a multiple of 5, from 5 to 1000.")
 
 
 class ImportForm(FlaskForm):

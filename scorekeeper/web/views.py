@@ -48,7 +48,7 @@ from scorekeeper.rules import (
     tile,
 )
 from scorekeeper.rules.entering import CannotTurn, lead_winner, parse_held
-from scorekeeper.rules.options import default_partners
+from scorekeeper.rules.options import HOUSE_RULES_BY_NAME, default_partners
 from scorekeeper.rules.record import load_record, write_record
 from scorekeeper.rules.wording import listed
 from scorekeeper.web import store
@@ -475,6 +475,9 @@ def new_game() -> Answer:
     players = max(2, min(4, len(names_given)))
     if form.load.data or request.form.get("load"):
         return _load_preset(form, players)
+    if request.form.get("units_switched"):
+        return _switch_units(form, players)
+    _target_in_units(form, players)
     if not form.validate():
         return _new_game_refused(form, None)
     preset = form.preset.data
@@ -509,6 +512,33 @@ def _load_preset(submitted: NewGameForm, players: int) -> tuple[str, int]:
     _fill_defaults(form, preset, players)
     template = "_new_game_form.html" if is_htmx() else "new_game.html"
     return render_template(template, form=form), 200
+
+
+FIVES_TARGET = 61
+"""The target a game in fives is offered: a cribbage board's 61 holes."""
+
+
+def _points_target(form: NewGameForm, players: int) -> int:
+    preset = form.preset.data if form.preset.data in PRESETS else "all-fives"
+    return int(HOUSE_RULES_BY_NAME["target"].default(preset, players))
+
+
+def _switch_units(form: NewGameForm, players: int) -> tuple[str, int]:
+    """The form again after the units were switched, everything kept but the target, which
+    follows the units: 61 in fives, the preset's target in points."""
+    fives = form.units.data == "fives"
+    form.target.data = FIVES_TARGET if fives else _points_target(form, players)
+    template = "_new_game_form.html" if is_htmx() else "new_game.html"
+    return render_template(template, form=form), 200
+
+
+def _target_in_units(form: NewGameForm, players: int) -> None:
+    """Without JavaScript the target is not switched with the units: a target left at the
+    preset's points while fives were chosen becomes 61, as the switch would have made it."""
+    preset, filled_players = _filled(form)
+    points = HOUSE_RULES_BY_NAME["target"].default(preset, filled_players)
+    if form.units.data == "fives" and form.target.data in (points, _points_target(form, players)):
+        form.target.data = FIVES_TARGET
 
 
 def _new_game_refused(form: NewGameForm, message: str | None) -> tuple[str, int]:

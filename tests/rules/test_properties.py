@@ -12,6 +12,7 @@ import json
 import os
 import random
 from collections.abc import Callable
+from fractions import Fraction
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -51,6 +52,11 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "bonus_in_fives": ("yes", "no"),
     "win_check": ("end-of-hand", "immediate"),
 }
+VARIATION_CHOICES: dict[str, tuple[str | int | bool, ...]] = {
+    "exact_target": ("yes", "no", True, False),
+    "get_in": (0, 10, 15, 20, 25),
+}
+"""Section 9a's variations (``blocked_tie: split`` is drawn only where it is allowed)."""
 # RULES.md sections 2, 8 and 9, written out again for the independent tally.
 STANDARD_DEAL = {"all-fives": (9, 7, 5), "fives-up": (7, 5, 5), "totally-fives": (7, 5, 5)}
 PRESET_SETTLEMENT = {
@@ -78,9 +84,23 @@ def setups(draw: st.DrawFn) -> Setup:
     reserve = draw(st.none() | st.integers(0, 4))
     if reserve is not None:
         options["boneyard_reserve"] = reserve
-    target = draw(st.none() | st.integers(1, 60).map(lambda k: 5 * k))
+    units = draw(st.sampled_from((None, "points", "fives")))
+    if units is not None:
+        options["units"] = units
+    if units == "fives":
+        target = draw(st.none() | st.integers(1, 70))
+    else:
+        target = draw(st.none() | st.integers(1, 60).map(lambda k: 5 * k))
     if target is not None:
         options["target"] = target
+    for name, values in VARIATION_CHOICES.items():
+        value = draw(st.none() | st.sampled_from(values))
+        if value is not None:
+            options[name] = value
+    partnered = partners if partners is not None else preset == "all-fives" and players == 4
+    settlement = options.get("settlement", PRESET_SETTLEMENT[preset])
+    if not partnered and settlement == "winner-collects" and draw(st.booleans()):
+        options["blocked_tie"] = "split"
     return Setup.create(list(NAMES[:players]), preset, options, partners)
 
 
@@ -100,7 +120,14 @@ class Expected:
         else:
             self.hand_size = STANDARD_DEAL[preset][n - 2]
         default_target = {"all-fives": 250 if n == 2 else 200, "fives-up": 100}
-        self.target = int(options.get("target", default_target.get(preset, 200)))
+        self.fives = options.get("units") == "fives"
+        points_target = default_target.get(preset, 200)
+        self.target = int(
+            options.get("target", points_target // 5 if self.fives else points_target)
+        )
+        self.exact = options.get("exact_target") in ("yes", True)
+        self.get_in = int(options.get("get_in", 0))
+        self.split = options.get("blocked_tie") == "split"
         self.reserve = int(options.get("boneyard_reserve", 0))
         self.spinners = str(options.get("spinners", "first"))
         self.spinner_counts = options.get("spinner_counts", "yes") == "yes"
@@ -151,6 +178,7 @@ class Table:
         self.over = False
         self.went_out: int | None = None
         self.scores = [0] * self.rules.sides
+        self.entered = [self.rules.get_in == 0] * self.rules.sides
         self.winner: int | None = None
         self.last_changes: list[int] = []
 
@@ -180,6 +208,9 @@ class Table:
             count = self.ref.count()
             points = count if count > 0 and count % 5 == 0 else 0
             side = self.rules.side_of[event.player]
+            if points and points >= self.rules.get_in:
+                self.entered[side] = True
+            points = self.gain(side, points // 5 if self.rules.fives else points)
             self.scores[side] += points
             self.turn, self.passes = (event.player + 1) % players, 0
             if points and self.rules.immediate and self.scores[side] >= self.rules.target:
@@ -199,6 +230,16 @@ class Table:
             if best >= self.rules.target and self.scores.count(best) == 1:
                 self.winner = self.scores.index(best)
 
+    def gain(self, side: int, earned: int) -> int:
+        """Section 9a: what a gain (already in the game's units) adds to ``side``'s score."""
+        if earned <= 0:
+            return earned
+        if not self.entered[side]:
+            return 0
+        if self.rules.exact and self.scores[side] + earned > self.rules.target:
+            return 0
+        return earned
+
     def pips(self) -> list[int]:
         """Each seat's true remaining pips."""
         return [sum(t.pips for t in hand) for hand in self.hands]
@@ -209,17 +250,27 @@ class Table:
         changes = [0] * rules.sides
         if rules.settlement == "deduct-own":
             for seat, held in enumerate(pips):
-                changes[rules.side_of[seat]] -= round_to_nearest_five(held)
+                off = round_to_nearest_five(held)
+                changes[rules.side_of[seat]] -= off // 5 if rules.fives else off
             return changes
+        divide = rules.bonus or rules.fives
         winner = self.went_out
-        if winner is None and pips.count(min(pips)) == 1:
-            winner = pips.index(min(pips))
+        tied = [seat for seat, p in enumerate(pips) if p == min(pips)]
+        if winner is None and len(tied) == 1:
+            winner = tied[0]
         if winner is None:
+            if rules.split and len(tied) < len(pips):
+                rest = sum(p for seat, p in enumerate(pips) if seat not in tied)
+                share = Fraction(rest, len(tied))
+                rounded = int(share / 5 + Fraction(1, 2)) * 5  # the nearest five, a half up
+                for seat in tied:
+                    side = rules.side_of[seat]
+                    changes[side] = self.gain(side, rounded // 5 if divide else rounded)
             return changes
         side = rules.side_of[winner]
         others = sum(p for seat, p in enumerate(pips) if rules.side_of[seat] != side)
         points = round_to_nearest_five(max(0, others - pips[winner]))
-        changes[side] = points // 5 if rules.bonus else points
+        changes[side] = self.gain(side, points // 5 if divide else points)
         return changes
 
     # -- playing --------------------------------------------------------------------------
@@ -427,15 +478,19 @@ def check_play_scores(table: Table, event: Event) -> None:
     assert hand is not None
     scored = hand.plays[-1]
     assert scored.count >= 0
+    unit = 5 if table.rules.fives else 1
     if scored.count % 5 == 0 and scored.count > 0:
-        assert scored.points == scored.count
+        # Section 9a: nothing while the side is not in yet or past an exact target, and a
+        # count of 15 is 3 in fives.
+        assert scored.earned == scored.count // unit
+        assert scored.points == (0 if scored.voided else scored.count // unit)
     else:
-        assert scored.points == 0
-    assert scored.points % 5 == 0
+        assert scored.points == 0 and scored.voided is None
+    assert (scored.points * unit) % 5 == 0
     if table.rules.spinners != "all":
         # Four open ends at most: 12 + 10 + 8 + 6 = 36, so 35 is the most a play scores.
         # With every double a spinner more arms open and counts of 40 and more happen.
-        assert scored.points <= 35
+        assert scored.points * unit <= 35
 
 
 @given(setup=setups(), seed=seeds)
@@ -516,14 +571,21 @@ def check_settlement(table: Table, event: Event) -> None:
     if rules.settlement == "deduct-own":
         for side in range(rules.sides):
             seats = [s for s in range(len(pips)) if rules.side_of[s] == side]
-            assert changes[side] == -sum(round_to_nearest_five(pips[s]) for s in seats)
+            off = sum(round_to_nearest_five(pips[s]) for s in seats)
+            assert changes[side] == -(off // 5 if rules.fives else off)
     else:
         winner = hand.went_out
         if winner is None:
             fewest = min(pips)
             winner = pips.index(fewest) if pips.count(fewest) == 1 else None
+        tied = [seat for seat, p in enumerate(pips) if p == min(pips)]
+        sharing = (
+            {rules.side_of[seat] for seat in tied} if winner is None and rules.split else set()
+        )
         for side, change in enumerate(changes):
-            if winner is None or side != rules.side_of[winner]:
+            if side in sharing:
+                assert change >= 0
+            elif winner is None or side != rules.side_of[winner]:
                 assert change == 0
             else:
                 assert change >= 0

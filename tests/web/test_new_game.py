@@ -125,6 +125,8 @@ def test_every_house_rule_of_the_registry_is_a_labelled_field_with_its_values(cl
         assert f'<label for="{rule.name}">{rule.title}</label>' in page, rule.name
         if rule.choices:
             assert form.selects[rule.name] == list(rule.choices), rule.name
+        elif rule.number_choices:
+            assert form.selects[rule.name] == [str(n) for n in rule.number_choices], rule.name
         else:
             assert rule.numbers is not None
             assert f'max="{rule.numbers[-1]}"' in page.split(f'id="{rule.name}"')[1].split(">")[0]

@@ -1,0 +1,226 @@
+"""Section 9a's variations: each worked example, the order get_in -> units -> exact_target,
+the combinations refused, and what the explanations say."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.rules import Game, MalformedInput, NewHand, Play, Setup, tile
+from scorekeeper.rules.explain import explain
+from scorekeeper.rules.gains import Gain, play_gain, settlement_gain
+from scorekeeper.rules.options import Rules
+from scorekeeper.rules.record import load_record
+from scorekeeper.rules.rulebook import rulebook
+from scorekeeper.rules.settlement import round_share, settle
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def rules_of(preset: str = "fives-up", players: int = 2, **options: object) -> Rules:
+    """The rules of a checked setup with ``options``."""
+    return Setup.create(["Ann", "Bob", "Cy", "Dee"][:players], preset, options).rules
+
+
+# -- units: fives ---------------------------------------------------------------------------
+
+
+def test_in_fives_a_count_of_15_scores_3_and_the_target_is_in_fives() -> None:
+    rules = rules_of(units="fives")
+    assert play_gain(15, True, 0, rules) == Gain(3, 3)
+    assert play_gain(35, True, 0, rules) == Gain(7, 7)
+    assert play_gain(14, True, 0, rules) == Gain(0, 0)
+    assert rules.target == 20  # fives-up's 100, divided by 5
+    assert rules_of("all-fives", units="fives").target == 50
+    assert rules_of(units="fives", target=61).target == 61
+
+
+def test_in_fives_a_collected_amount_is_rounded_then_divided_once() -> None:
+    """S2's example: opponents hold 26 -> 25 -> 5; bonus_in_fives is not divided again."""
+    setup = Setup.create(["Ann", "Bob"], "fives-up", {"units": "fives"})
+    settled = settle({0: 0, 1: 26}, 0, setup, setup.rules)
+    assert settled.changes == (5, 0)
+    points = Setup.create(["Ann", "Bob"], "totally-fives", {"units": "fives"})
+    assert settle({0: 0, 1: 26}, 0, points, points.rules).changes == (5, 0)
+
+
+def test_in_fives_deductions_are_rounded_then_divided() -> None:
+    setup = Setup.create(["Ann", "Bob", "Cy"], "all-fives", {"units": "fives"})
+    assert settle({0: 0, 1: 7, 2: 13}, 0, setup, setup.rules).changes == (0, -1, -3)
+
+
+# -- exact_target ---------------------------------------------------------------------------
+
+
+def test_exact_target_the_worked_example_58_to_61() -> None:
+    """On 58 of 61 in fives: a count of 20 (4) would make 62 and scores 0; 15 (3) makes 61."""
+    rules = rules_of(units="fives", exact_target="yes", target=61)
+    assert play_gain(20, True, 58, rules) == Gain(0, 4, "overshoot")
+    assert play_gain(15, True, 58, rules) == Gain(3, 3)
+    assert settlement_gain(4, True, 58, rules) == Gain(0, 4, "overshoot")
+    assert settlement_gain(-4, True, 58, rules) == Gain(-4, -4)  # deductions always apply
+
+
+def test_exact_target_wins_only_on_the_target_at_the_end_of_a_hand() -> None:
+    """A settlement that would pass the target scores nothing; reaching it exactly wins."""
+    rules = rules_of("totally-fives", exact_target=True, target=30)
+    setup = Setup.create(["Ann", "Bob"], "totally-fives", {"exact_target": True, "target": 30})
+    passing = settle({0: 0, 1: 20}, 0, setup, rules, scores=(15, 0), sides_in=(True, True))
+    assert passing.changes == (0, 0) and passing.voided == ("overshoot", None)
+    assert passing.earned == (20, 0)
+    reaching = settle({0: 0, 1: 14}, 0, setup, rules, scores=(15, 0), sides_in=(True, True))
+    assert reaching.changes == (15, 0) and reaching.voided == ()
+
+
+# -- get_in ---------------------------------------------------------------------------------
+
+
+def test_ten_to_get_in_a_five_does_not_count_and_a_ten_does() -> None:
+    rules = rules_of(get_in=10)
+    assert play_gain(5, False, 0, rules) == Gain(0, 5, "not-in")
+    assert play_gain(10, False, 0, rules) == Gain(10, 10)
+    assert play_gain(5, True, 10, rules) == Gain(5, 5)
+    assert settlement_gain(20, False, 0, rules) == Gain(0, 20, "not-in")
+
+
+def test_get_in_in_a_game_counts_from_the_play_that_got_the_side_in() -> None:
+    """Ann leads 5-0 (5: not in), Bob 0-0 (5: not in), Ann 5-5 on W (10: in, counts)."""
+    setup = Setup.create(["Ann", "Bob"], "fives-up", {"get_in": 10})
+    game = Game(setup, [NewHand(0), Play(0, tile(5, 0)), Play(1, tile(0, 0), "E")])
+    assert [p.points for p in game.hand.plays] == [0, 0]  # type: ignore[union-attr]
+    assert [p.voided for p in game.hand.plays] == ["not-in", "not-in"]  # type: ignore[union-attr]
+    game.push(Play(0, tile(5, 5), "W"))
+    assert game.scores == [10, 0] and game.sides_in == [True, False]
+    assert game.pop() == Play(0, tile(5, 5), "W")
+    assert game.sides_in == [False, False] and game.scores == [0, 0]
+
+
+# -- blocked_tie: split ---------------------------------------------------------------------
+
+
+def test_split_the_worked_example_ann_4_bob_4_cy_17() -> None:
+    setup = Setup.create(["Ann", "Bob", "Cy"], "totally-fives", {"blocked_tie": "split"})
+    settled = settle({0: 4, 1: 4, 2: 17}, None, setup, setup.rules)
+    assert settled.changes == (10, 10, 0)
+    assert settled.split == (0, 1) and settled.share == 10
+    assert round_share(17, 2) == 10 and round_share(25, 2) == 15  # 12.5: a half rounds up
+    fives_up = Setup.create(["Ann", "Bob", "Cy"], "fives-up", {"blocked_tie": "split"})
+    assert settle({0: 4, 1: 4, 2: 17}, None, fives_up, fives_up.rules).changes == (2, 2, 0)
+
+
+def test_split_needs_a_tie_that_is_not_everyone_and_is_off_by_default() -> None:
+    split = Setup.create(["Ann", "Bob", "Cy"], "totally-fives", {"blocked_tie": "split"})
+    assert settle({0: 6, 1: 6, 2: 6}, None, split, split.rules).changes == (0, 0, 0)
+    plain = Setup.create(["Ann", "Bob", "Cy"], "totally-fives")
+    assert settle({0: 4, 1: 4, 2: 17}, None, plain, plain.rules).changes == (0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("players", "preset", "options", "partners", "words"),
+    [
+        (
+            4,
+            "all-fives",
+            {"blocked_tie": "split", "settlement": "winner-collects"},
+            True,
+            "partners",
+        ),
+        (3, "all-fives", {"blocked_tie": "split"}, None, "deduct-own"),
+    ],
+)
+def test_split_is_refused_with_partners_and_with_deduct_own(
+    players: int, preset: str, options: dict[str, object], partners: bool | None, words: str
+) -> None:
+    with pytest.raises(MalformedInput, match=words) as refused:
+        Setup.create(["Ann", "Bob", "Cy", "Dee"][:players], preset, options, partners)
+    assert refused.value.rule == "record"
+
+
+# -- the order and bad values ---------------------------------------------------------------
+
+
+def test_the_order_is_get_in_then_units_then_exact_target() -> None:
+    rules = rules_of(units="fives", get_in=10, exact_target="yes", target=61)
+    # get_in compares points before the division: 10 gets in though it is 2 in fives.
+    assert play_gain(10, False, 0, rules) == Gain(2, 2)
+    # A side not in that would also pass the target is "not in": get_in comes first.
+    assert play_gain(5, False, 60, rules) == Gain(0, 1, "not-in")
+    # Once in, the gain in fives is what exact_target compares: 59 + 2 = 61 is allowed.
+    assert play_gain(10, True, 59, rules) == Gain(2, 2)
+    assert play_gain(15, True, 59, rules) == Gain(0, 3, "overshoot")
+
+
+@pytest.mark.parametrize(
+    ("options", "named"),
+    [
+        ({"get_in": 7}, "get_in is one of 0, 10, 15, 20, 25"),
+        ({"units": "tens"}, "units is one of points, fives"),
+        ({"units": "fives", "target": 0}, "target is in fives"),
+        ({"units": "fives", "target": 300}, "from 1 to 200"),
+        ({"exact_target": "maybe"}, "exact_target is one of yes, no"),
+        ({"blocked_tie": "share"}, "blocked_tie is one of nobody, split"),
+    ],
+)
+def test_a_bad_value_is_refused_naming_the_option_and_its_values(
+    options: dict[str, object], named: str
+) -> None:
+    with pytest.raises(MalformedInput, match=named) as refused:
+        Setup.create(["Ann", "Bob"], "totally-fives", options)
+    assert refused.value.rule == "record"
+
+
+def test_older_games_read_as_every_variation_off() -> None:
+    rules = Setup.create(["Ann", "Bob"]).rules
+    assert (rules.units, rules.exact_target, rules.get_in, rules.blocked_tie) == (
+        "points",
+        False,
+        0,
+        "nobody",
+    )
+
+
+# -- the explanations and the rulebook ------------------------------------------------------
+
+
+def test_why_says_when_a_side_is_not_in_or_would_pass_the_target() -> None:
+    setup = Setup.create(["Ann", "Bob"], "fives-up", {"get_in": 10})
+    game = Game(setup, [NewHand(0), Play(0, tile(5, 0))])
+    told = explain(game, 1)
+    assert "needs 10 to get in" in " ".join(told.lines) and "5 does not count" in told.lines[-1]
+    assert "not in yet" in told.summary
+    exact = Setup.create(
+        ["Ann", "Bob"], "fives-up", {"units": "fives", "exact_target": "yes", "target": 3}
+    )
+    game = Game(exact, [NewHand(0), Play(0, tile(5, 5)), Play(1, tile(5, 0), "W")])
+    game.push(Play(0, tile(0, 0), "W"))
+    assert game.scores == [2, 2]
+    told = explain(game, 3)
+    assert "2 + 2 = 4 would pass 3" in told.lines[-1] and "nothing scored" in told.lines[-1]
+
+
+def test_settlement_lines_say_when_the_tie_was_split_or_a_gain_passed_the_target() -> None:
+    """Read from the corpus's split record: Cy and Dee tie on 5 and share 85 pips."""
+    game = load_record((DATA / "var_blocked_tie_split.json").read_text())
+    told = explain(game, len(game.events) - 1)
+    text = " ".join(told.lines)
+    assert "tie for the fewest pips (5)" in text and "blocked_tie: split" in text
+    assert "85 / 2 = 42.5" in text and ": 45." in text
+    assert "Cy collects +45" in text and "Dee collects +45" in text
+    exact = Setup.create(
+        ["Ann", "Bob"], "totally-fives", {"exact_target": "yes", "target": 20, "deal": "five-each"}
+    )
+    rules = exact.rules
+    passing = settle({0: 0, 1: 30}, 0, exact, rules, scores=(10, 0), sides_in=(True, True))
+    assert passing.voided == ("overshoot", None)
+
+
+def test_the_rulebook_describes_each_variation_with_an_example_and_shows_which_are_on() -> None:
+    book = rulebook(rules_of(units="fives", get_in=10))
+    entries = {entry.name: entry for entry in book.house_rules}
+    for name in ("units", "exact_target", "get_in", "blocked_tie"):
+        assert entries[name].example and entries[name].values
+    assert entries["units"].differs and entries["units"].value == "fives"
+    assert entries["get_in"].differs and entries["get_in"].value == "10"
+    assert not entries["exact_target"].differs
+    assert entries["target"].value_text == "the game is won at 20 in fives"
