@@ -527,7 +527,8 @@ def _switch_units(form: NewGameForm, players: int) -> tuple[str, int]:
     """The form again after the units were switched, everything kept but the target, which
     follows the units: 61 in fives, the preset's target in points."""
     fives = form.units.data == "fives"
-    form.target.data = FIVES_TARGET if fives else _points_target(form, players)
+    target = FIVES_TARGET if fives else _points_target(form, players)
+    form.target.data, form.target.raw_data = target, [str(target)]  # shown as switched
     template = "_new_game_form.html" if is_htmx() else "new_game.html"
     return render_template(template, form=form), 200
 
