@@ -26,6 +26,8 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.entering import CannotTurn, redone, turnable_lead, undo_steps
 from scorekeeper.rules.wording import listed, signed
+from scorekeeper.web.cribbage import Board
+from scorekeeper.web.cribbage import board as cribbage_board
 from scorekeeper.web.held import tiles_named
 from scorekeeper.web.loaded import Door, Loaded
 from scorekeeper.web.picture import Picture, picture
@@ -386,6 +388,11 @@ class TableView:
         return self.open_draw or by_rule or self.lead_round is not None
 
     # -- the game as a whole ------------------------------------------------------------
+
+    @cached_property
+    def cribbage(self) -> Board:
+        """The scores as a cribbage board (pegs at each side's score and previous score)."""
+        return cribbage_board(self.game)
 
     @cached_property
     def hand_summaries(self) -> list[HandSummary]:
