@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 from scorekeeper.rules import Game, NewHand, Play, Setup, tile
 from scorekeeper.rules.simulate import play_game
@@ -22,7 +23,7 @@ def test_a_61_board_has_60_holes_in_two_streets_of_groups_of_five_and_a_game_hol
         first, second = track.holes[1:31], track.holes[31:61]
         assert len({h.y for h in first}) == 1 and len({h.y for h in second}) == 1
         assert first[0].x < first[-1].x and second[0].x > second[-1].x  # out, then back
-        gaps = [b2.x - b1.x for b1, b2 in zip(first, first[1:], strict=False)]
+        gaps = [b2.x - b1.x for b1, b2 in pairwise(first)]
         assert gaps.count(max(gaps)) == STREET // 5 - 1  # a wider gap after every five
     ann, bob = b.tracks
     assert ann.holes[61] == bob.holes[61]  # one game hole for both
