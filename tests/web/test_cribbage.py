@@ -77,4 +77,7 @@ def test_the_table_page_shows_the_board_with_its_hooks(client) -> None:
     assert 'data-peg="front" data-hole="2"' in page and 'data-side="Ann"' in page
     assert "Cribbage board to 61 in fives: Ann 2 (before: 0); Bob 0 (before: 0)." in page
     points = started(client)
-    assert 'class="cribbage-box" id="cribbage">' in points.page()  # closed until asked for
+    points.play("5-5")
+    assert "data-cribbage-link" in points.page() and "data-peg" not in points.page()
+    asked = client.get(f"{points.url}?board=pegs").get_data(as_text=True)
+    assert 'data-peg="front" data-hole="2"' in asked and "To 250 points, a hole for every 5" in asked
