@@ -80,4 +80,6 @@ def test_the_table_page_shows_the_board_with_its_hooks(client) -> None:
     points.play("5-5")
     assert "data-cribbage-link" in points.page() and "data-peg" not in points.page()
     asked = client.get(f"{points.url}?board=pegs").get_data(as_text=True)
-    assert 'data-peg="front" data-hole="2"' in asked and "To 250 points, a hole for every 5" in asked
+    assert (
+        'data-peg="front" data-hole="2"' in asked and "To 250 points, a hole for every 5" in asked
+    )
