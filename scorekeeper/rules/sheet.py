@@ -189,10 +189,15 @@ def tally(score: int) -> Tally:
 
 
 def sheet_columns(sheet: Sheet) -> list[str]:
-    """The CSV header: hand, leader, result, then each side's plays, settlement and total."""
+    """The CSV header: hand, leader, result, then each side's plays, settlement and total.
+
+    A game in fives says so in each score column's heading ("Ann total in fives"), so a
+    spreadsheet of several games never adds fives to points; a game in points keeps the
+    headings it always had."""
+    unit = f" {sheet.header.unit}" if sheet.header.unit else ""
     columns = ["hand", "leader", "result"]
     for side in sheet.header.sides:
-        columns += [f"{side} plays", f"{side} settlement", f"{side} total"]
+        columns += [f"{side} plays{unit}", f"{side} settlement{unit}", f"{side} total{unit}"]
     return columns
 
 

@@ -132,5 +132,10 @@ def test_a_game_in_fives_won_on_exactly_61(client):
     assert "the game is won at 61 in fives" in rules
     assert 'data-example="exact_target"' in rules
     rows = client.get(f"{url}/sheet.csv").get_data(as_text=True).strip().splitlines()
+    assert rows[0].split(",")[3:6] == [
+        "Ann plays in fives",
+        "Ann settlement in fives",
+        "Ann total in fives",
+    ]
     last = rows[-1].split(",")
     assert (last[5], last[8]) == ("61", "57")  # each side's total after the last hand, in fives
