@@ -33,6 +33,7 @@ from scorekeeper.web import (
     times,
     views,
 )
+from scorekeeper.web.clubs import pages as club_pages
 
 MAX_BODY = 1024 * 1024
 OWNER_ONLY = stat.S_IRUSR | stat.S_IWUSR
@@ -145,6 +146,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     extensions.init_app(app)
     access.init_app(app)
     views.init_app(app)
+    club_pages.init_app(app)
     app.register_blueprint(paper.bp)
     app.register_blueprint(sharing.bp)
     deleting.init_app(app)

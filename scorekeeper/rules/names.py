@@ -26,3 +26,10 @@ def name_problem(name: str) -> str | None:
                 f"or a NUL byte (this one holds {code})."
             )
     return None
+
+
+def name_key(name: str) -> str:
+    """What two spellings of one player's name share: ``" ann "``, ``"Ann"`` and ``"ANN"`` are
+    one player. Surrounding spaces go, case is folded (``casefold``, so ``"Straße"`` is
+    ``"STRASSE"``) and the characters are put in one Unicode form (NFC)."""
+    return unicodedata.normalize("NFC", name.strip()).casefold()

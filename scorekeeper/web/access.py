@@ -83,6 +83,7 @@ def my_games() -> list[tuple[Door, GameRow]]:
 
 
 _KEYED_PATH = re.compile(rf"^/(?P<door>{EDIT}|{WATCH})/(?P<key>{KEY_PATTERN})(?:/|$)")
+_CLUB_PATH = re.compile(rf"^/clubs/(?P<watch>watch/)?(?P<key>{KEY_PATTERN})(?:/|$)")
 
 
 def hides_game(path: str) -> bool:
@@ -91,6 +92,11 @@ def hides_game(path: str) -> bool:
     Nothing can be sent to a watch link, and a key that does not exist must not be told
     apart from one that does; only the edit link of a real game may answer 405.
     """
+    club = _CLUB_PATH.match(path)
+    if club is not None:
+        if club["watch"]:
+            return True
+        return store.club_key_unknown(club["key"])
     found = _KEYED_PATH.match(path)
     if found is None:
         return False

@@ -58,6 +58,9 @@ class GameRow(Base):
     winner: Mapped[str | None] = mapped_column(String(200), default=None)
     deleted_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
     redoable: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    club_id: Mapped[int | None] = mapped_column(
+        ForeignKey("club.id", ondelete="SET NULL", name="fk_game_club"), default=None, index=True
+    )
 
     events: Mapped[list[EventRow]] = relationship(
         back_populates="game", order_by="EventRow.seq", cascade="all, delete-orphan"
@@ -100,3 +103,61 @@ class EventRow(Base):
     undo_mark: Mapped[int | None] = mapped_column(Integer, default=None)
 
     game: Mapped[GameRow] = relationship(back_populates="events")
+
+
+class ClubRow(Base):
+    """A group that plays together: its games, its roster, behind two secret links.
+
+    Like a game, a club is reached only by a key: ``edit_key`` may start and import games and
+    change the roster, ``watch_key`` may only look.
+    """
+
+    __tablename__ = "club"
+    __table_args__ = (
+        Index("uq_club_edit_key", "edit_key", unique=True),
+        Index("uq_club_watch_key", "watch_key", unique=True),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    edit_key: Mapped[str] = mapped_column(String(32), default=new_key)
+    watch_key: Mapped[str] = mapped_column(String(32), default=new_key)
+    name: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    players: Mapped[list[ClubPlayerRow]] = relationship(
+        back_populates="club", order_by="ClubPlayerRow.name", cascade="all, delete-orphan"
+    )
+
+
+class ClubPlayerRow(Base):
+    """A name on a club's roster. ``name_key`` (see ``rules.names.name_key``) tells players
+    apart, so ``"ann "`` and ``"Ann"`` are one player; ``name`` is how the club spells it,
+    and how its games spell it too."""
+
+    __tablename__ = "club_player"
+    __table_args__ = (Index("uq_club_player_name", "club_id", "name_key", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(200))
+    name_key: Mapped[str] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(default=now)
+
+    club: Mapped[ClubRow] = relationship(back_populates="players")
+
+
+class GameFactsRow(Base):
+    """A cache of a game's facts (``rules.stats.GameFacts``) as of its ``version``.
+
+    Never the truth: the facts are computed from the game's events, and a row whose version
+    is not the game's is computed again. The club pages read these instead of replaying
+    every finished game.
+    """
+
+    __tablename__ = "game_facts"
+
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("game.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int] = mapped_column(Integer)
+    facts: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -45,7 +45,9 @@ WHAT = {
 NEW_GAME_PATHS = frozenset({"/games/new", "/games/import"})
 REMATCH = "rematch"
 """The last part of a rematch's path, ``/games/<key>/rematch``: it starts a game too."""
-GAME_PREFIXES = ("/games/", "/watch/")
+GAME_PREFIXES = ("/games/", "/watch/", "/clubs/")
+CLUB_STARTS = frozenset({"new", "import"})
+"""The last part of a club's paths that start games (``/clubs/<key>/new``, ``.../import``)."""
 EXTENSION = "scorekeeper.limiter"
 
 
@@ -95,10 +97,18 @@ def starts_a_game() -> bool:
     """Whether the request starts a game: a new game, an import, or a finished game's rematch."""
     if request.method != "POST":
         return False
-    if request.path in NEW_GAME_PATHS:
+    if request.path in NEW_GAME_PATHS or _club_starts(request.path):
         return True
     parts = request.path.split("/")
     return game_path_key() is not None and parts[3:] == [REMATCH]
+
+
+def _club_starts(path: str) -> bool:
+    """Whether ``path`` creates a club or starts or imports games in one."""
+    parts = path.split("/")
+    return path == "/clubs/new" or (
+        len(parts) == 4 and parts[1] == "clubs" and parts[3] in CLUB_STARTS
+    )
 
 
 def _not_a_new_game() -> bool:

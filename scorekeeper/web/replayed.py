@@ -133,7 +133,8 @@ def catch_up(
     game_id: int, setup: Setup, known: Replayed | None, fetch: Fetch, parse: Parse
 ) -> Replayed | None:
     """The game as stored now, from ``known`` plus the rows it has not seen; None if gone."""
-    if known is None or not known.rows:
+    if known is None or not known.rows or known.game.setup != setup:
+        # Nothing to continue from, or the setup changed (a club renamed a player).
         found = fetch(game_id, None)
         return None if found is None else replay_whole(setup, found[0], found[1], parse)
     start = known.game.hand_start

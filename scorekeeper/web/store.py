@@ -49,7 +49,7 @@ from scorekeeper.rules.entering import CannotTurn, next_hand, redone, turnable_l
 from scorekeeper.web import replayed
 from scorekeeper.web.extensions import db
 from scorekeeper.web.loaded import EDIT, WATCH, DoorKind, Loaded, door_kind
-from scorekeeper.web.models import EventRow, GameRow
+from scorekeeper.web.models import ClubRow, EventRow, GameRow
 from scorekeeper.web.models import now as _now
 
 
@@ -175,6 +175,15 @@ def _replayed(row: GameRow) -> replayed.Replayed:
     if found is None:
         raise NotFound(row.edit_key)
     return found
+
+
+def replay(row: GameRow) -> Game:
+    """The game of ``row`` replayed from its stored events, leaving the table cache alone
+    (for reading many finished games at once, such as a club's)."""
+    found = _fetch_rows(row.id, None)
+    if found is None:
+        raise NotFound(row.edit_key)
+    return replayed.replay_whole(setup_of(row), found[0], found[1], event_from_json).game
 
 
 def _keep(row: GameRow, known: replayed.Replayed, game: Game, version: int) -> replayed.Replayed:
@@ -306,6 +315,12 @@ def find(key: str, kind: str = EDIT) -> GameRow:
     return row
 
 
+def club_key_unknown(edit_key: str) -> bool:
+    """Whether no club has ``edit_key`` as its edit key (a wrong method is then a 404)."""
+    found = db.session.scalar(select(ClubRow.id).where(ClubRow.edit_key == edit_key))
+    return found is None
+
+
 _GAMES = typed(Table, GameRow.__table__)
 _VERSION_BY = {
     kind: select(_GAMES.c.version).where(
@@ -395,7 +410,7 @@ def _locked(query: Any) -> GameRow | None:
 
     The row is read afresh (``populate_existing``): the session may hold it as the request
     read it before the lock, and another writer may have changed it since."""
-    _begin_write()
+    begin_write()
     query = query.execution_options(populate_existing=True)
     if db.session.get_bind().dialect.name != "sqlite":
         query = query.with_for_update()
@@ -512,7 +527,7 @@ def append(
         "redoable": 0,
     }
     try:
-        _begin_write()
+        begin_write()
         counted = typed(
             CursorResult[Any],
             db.session.execute(
@@ -576,7 +591,7 @@ def _as_stored(data: dict[str, Any]) -> str:
     return json.dumps(data)
 
 
-def _begin_write() -> None:
+def begin_write() -> None:
     """Start a write transaction: on SQLite take the write lock at once (a WAL read lock
     cannot be upgraded to a write lock); PostgreSQL locks the rows a statement changes.
 
@@ -672,14 +687,19 @@ def turn_lead(edit_key: str, expected_version: int, west: int) -> Loaded:
     return _loaded(row, game, EDIT, change.version)
 
 
-def create(setup: Setup, events: Sequence[Event] = ()) -> Loaded:
-    """Store a new game with ``setup`` and ``events`` (already checked by the referee)."""
+def create(
+    setup: Setup, events: Sequence[Event] = (), club_id: int | None = None, commit: bool = True
+) -> Loaded:
+    """Store a new game with ``setup`` and ``events`` (already checked by the referee), filed
+    under club ``club_id`` if given. With ``commit`` false the caller commits (several games
+    imported together are stored all or none)."""
     game = Game(setup, events)
     row = GameRow(
         players=list(setup.players),
         preset=setup.preset,
         options=dict(setup.options),
         partners=setup.partners,
+        club_id=club_id,
     )
     _cache(row, game)
     db.session.add(row)
@@ -688,7 +708,8 @@ def create(setup: Setup, events: Sequence[Event] = ()) -> Loaded:
         kind, data = event_to_json(event)
         db.session.add(EventRow(game_id=row.id, seq=number, kind=kind, data=data))
     version = row.version
-    db.session.commit()
+    if commit:
+        db.session.commit()
     return _loaded(row, game, EDIT, version)
 
 

@@ -18,6 +18,7 @@ from flask import (
     Response,
     abort,
     flash,
+    g,
     get_flashed_messages,
     redirect,
     render_template,
@@ -53,7 +54,10 @@ from scorekeeper.rules.record import load_record, write_record
 from scorekeeper.rules.wording import listed
 from scorekeeper.web import store
 from scorekeeper.web.access import DOORS, NO_GAME, forget, load_or_404, my_games, remember
+from scorekeeper.web.clubs import keeping
+from scorekeeper.web.clubs.keeping import RosterProblem
 from scorekeeper.web.deleting import recently_deleted
+from scorekeeper.web.extensions import db
 from scorekeeper.web.forms import (
     HOUSE_RULE_FIELDS,
     EntryForm,
@@ -67,6 +71,7 @@ from scorekeeper.web.forms import (
 )
 from scorekeeper.web.held import MAX_TICKED, held_of
 from scorekeeper.web.loaded import EDIT, Loaded
+from scorekeeper.web.models import ClubRow
 from scorekeeper.web.store import (
     NotFound,
     NothingToRedo,
@@ -463,6 +468,22 @@ def _partners(form: NewGameForm, preset: str, players: int) -> bool | None:
 @bp.route("/games/new", methods=["GET", "POST"])
 def new_game() -> Answer:
     """The new-game form; starting a game stores it and opens its table."""
+    return new_game_page(None)
+
+
+def _form_page(form: NewGameForm, status: int = 200, **context: object) -> tuple[str, int]:
+    """The new-game form: the fragment for htmx, the page otherwise; with the club's roster
+    when the form was started from a club (``g.club``)."""
+    club = g.get("club")
+    roster = [player.name for player in keeping.roster(club)] if club is not None else []
+    template = "_new_game_form.html" if is_htmx() and request.method == "POST" else "new_game.html"
+    page = render_template(template, form=form, club=club, roster=roster, **context)
+    return page, status
+
+
+def new_game_page(club: ClubRow | None) -> Answer:
+    """The new-game form and its answers, for a game of its own or one of ``club``'s."""
+    g.club = club
     form = NewGameForm()
     if request.method == "GET":
         preset = request.args.get("preset", "all-fives")
@@ -470,7 +491,7 @@ def new_game() -> Answer:
             preset = "all-fives"
         form.preset.data = preset
         _fill_defaults(form, preset, 2)
-        return render_template("new_game.html", form=form), 200
+        return _form_page(form)
     names_given = form.player_names()
     players = max(2, min(4, len(names_given)))
     if form.load.data or request.form.get("load"):
@@ -490,7 +511,13 @@ def new_game() -> Answer:
     events: list[Event] = []
     if form.leader.data == "random":
         events.append(NewHand(_rng.randrange(len(setup.players)), "lot"))
-    loaded = store.create(setup, events)
+    try:
+        loaded = (
+            store.create(setup, events) if club is None else keeping.start_game(club, setup, events)
+        )
+    except RosterProblem as problem:
+        db.session.rollback()
+        return _new_game_refused(form, str(problem))
     remember(loaded.row, EDIT)
     # The table page opens the way chosen here: the draw for the lead, or the players' buttons.
     extra = {"lead": form.leader.data} if form.leader.data in ("draw", "table") else {}
@@ -510,8 +537,7 @@ def _load_preset(submitted: NewGameForm, players: int) -> tuple[str, int]:
         form[name].data = submitted[name].data
     form.preset.data = preset
     _fill_defaults(form, preset, players)
-    template = "_new_game_form.html" if is_htmx() else "new_game.html"
-    return render_template(template, form=form), 200
+    return _form_page(form)
 
 
 FIVES_TARGET = 61
@@ -529,8 +555,7 @@ def _switch_units(form: NewGameForm, players: int) -> tuple[str, int]:
     fives = form.units.data == "fives"
     target = FIVES_TARGET if fives else _points_target(form, players)
     form.target.data, form.target.raw_data = target, [str(target)]  # shown as switched
-    template = "_new_game_form.html" if is_htmx() else "new_game.html"
-    return render_template(template, form=form), 200
+    return _form_page(form)
 
 
 def _target_in_units(form: NewGameForm, players: int) -> None:
@@ -543,8 +568,7 @@ def _target_in_units(form: NewGameForm, players: int) -> None:
 
 
 def _new_game_refused(form: NewGameForm, message: str | None) -> tuple[str, int]:
-    template = "_new_game_form.html" if is_htmx() else "new_game.html"
-    return render_template(template, form=form, refusal=message), 422
+    return _form_page(form, 422, refusal=message)
 
 
 # -- import and export ---------------------------------------------------------------------

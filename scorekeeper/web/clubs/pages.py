@@ -1,0 +1,333 @@
+"""The club pages: a new club, its page (standings, games, charts), roster, import, export.
+
+``/clubs/<edit key>`` may start and import games and change the roster; the watch link
+``/clubs/watch/<watch key>`` shows the same page and changes nothing. As with games, a key
+that does not exist, a watch key on a change, or a wrong method is a 404 that does not say
+which keys exist.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from werkzeug.wrappers import Response as BaseResponse
+
+from scorekeeper.rules.standings import (
+    DEFAULT_SORT,
+    PAIR_COLUMNS,
+    PAIR_STATS,
+    PLAYER_COLUMNS,
+    PLAYER_STATS,
+    sort_rows,
+    standings,
+)
+from scorekeeper.rules.wording import listed
+from scorekeeper.web.access import remember
+from scorekeeper.web.clubs import exports, keeping
+from scorekeeper.web.clubs.batch import BatchProblem, read_batch
+from scorekeeper.web.clubs.forms import (
+    BatchImportForm,
+    ClubForm,
+    FileGameForm,
+    MergeForm,
+    RenameForm,
+)
+from scorekeeper.web.clubs.keeping import (
+    CLUB_EDIT,
+    CLUB_WATCH,
+    ClubDoor,
+    ClubDoorKind,
+    ClubNotFound,
+    RosterProblem,
+)
+from scorekeeper.web.loaded import EDIT
+from scorekeeper.web.models import KEY_PATTERN, ClubRow
+from scorekeeper.web.store import NotFound
+from scorekeeper.web.views import new_game_page
+
+bp = Blueprint("clubs", __name__)
+
+NO_CLUB = "There is no club at this link. Check that the link was copied whole."
+INCOMPLETE = "The form was incomplete or out of date: nothing was changed."
+_GAME_KEY = re.compile(rf"(?:^|/games/)({KEY_PATTERN})(?:[/?#]|$)")
+
+Answer = tuple[str, int] | BaseResponse
+
+
+def club_or_404(key: str, kind: ClubDoorKind = CLUB_EDIT) -> ClubDoor:
+    """The club behind door ``kind`` with ``key``; a 404 that does not say which keys exist."""
+    try:
+        return keeping.find_club(key, kind)
+    except ClubNotFound:
+        abort(404, description=NO_CLUB)
+
+
+def club_url(door: ClubDoor, **values: Any) -> str:
+    """The club's page behind ``door``."""
+    if door.editable:
+        return url_for("clubs.club", key=door.key, **values)
+    return url_for("clubs.watch", key=door.key, **values)
+
+
+# -- a new club -------------------------------------------------------------------------------
+
+
+@bp.route("/clubs/new", methods=["GET", "POST"])
+def new_club() -> Answer:
+    """The new-club form; creating one opens its page (its edit link)."""
+    form = ClubForm()
+    if request.method == "GET":
+        return render_template("clubs/new_club.html", form=form), 200
+    if not form.validate():
+        return render_template("clubs/new_club.html", form=form), 422
+    club = keeping.create_club(form.name.data or "")
+    flash(
+        "Club created. Keep this page's link: whoever has it can start games in the club. "
+        "Share the watch link below with everyone else."
+    )
+    return redirect(url_for("clubs.club", key=club.edit_key), code=303)
+
+
+# -- the club page ----------------------------------------------------------------------------
+
+
+def _club_page(door: ClubDoor) -> tuple[str, int]:
+    club = door.club
+    rows = keeping.club_games(club)
+    facts = keeping.finished_facts(rows)
+    table = standings(keeping.played(rows, facts), keeping.spellings(club))
+    sort = request.args.get("sort", DEFAULT_SORT)
+    if sort not in PLAYER_STATS:
+        sort = DEFAULT_SORT
+    pair_sort = request.args.get("pairs", DEFAULT_SORT)
+    if pair_sort not in PAIR_STATS:
+        pair_sort = DEFAULT_SORT
+    page = render_template(
+        "clubs/club.html",
+        door=door,
+        club=club,
+        games=rows,
+        facts=facts,
+        table=table,
+        players=sort_rows(table.players, PLAYER_STATS, sort),
+        pairs=sort_rows(table.pairs, PAIR_STATS, pair_sort),
+        player_columns=PLAYER_COLUMNS,
+        pair_columns=PAIR_COLUMNS,
+        sort=sort,
+        pair_sort=pair_sort,
+        club_url=club_url,
+        links=_links(club),
+    )
+    return page, 200
+
+
+def _links(club: ClubRow) -> dict[str, str]:
+    return {
+        "edit": url_for("clubs.club", key=club.edit_key, _external=True),
+        "watch": url_for("clubs.watch", key=club.watch_key, _external=True),
+    }
+
+
+@bp.get("/clubs/<key:key>")
+def club(key: str) -> tuple[str, int]:
+    """The club's page behind its edit link: standings, games, and what can be changed."""
+    return _club_page(club_or_404(key))
+
+
+@bp.get("/clubs/watch/<key:key>")
+def watch(key: str) -> tuple[str, int]:
+    """The club's page behind its watch link: the same, read-only."""
+    return _club_page(club_or_404(key, CLUB_WATCH))
+
+
+# -- games of the club ------------------------------------------------------------------------
+
+
+@bp.route("/clubs/<key:key>/new", methods=["GET", "POST"])
+def new_game(key: str) -> Answer:
+    """The new-game form with the club's roster; the game is filed under the club."""
+    return new_game_page(club_or_404(key).club)
+
+
+@bp.route("/clubs/<key:key>/import", methods=["GET", "POST"])
+def import_games(key: str) -> Answer:
+    """Import records into the club: one, a JSON Lines file or a zip, all or none."""
+    door = club_or_404(key)
+    form = BatchImportForm()
+    context: dict[str, object] = {"door": door, "club": door.club, "form": form}
+    if request.method == "GET":
+        return render_template("clubs/import.html", **context), 200
+    if not form.validate():
+        return render_template("clubs/import.html", problem=INCOMPLETE, **context), 400
+    upload = form.records.data
+    data: bytes = upload.read() if upload else b""
+    if not data.strip():
+        data = (form.text.data or "").encode("utf-8", "surrogatepass")
+    try:
+        games = read_batch(data)
+        rows = keeping.import_games(door.club, games)
+    except BatchProblem as problem:
+        return render_template("clubs/import.html", batch=problem, **context), 422
+    except RosterProblem as problem:
+        return render_template("clubs/import.html", problem=str(problem), **context), 422
+    for row in rows:
+        remember(row, EDIT)
+    flash(f"Imported {len(rows)} game{'s' if len(rows) != 1 else ''} into {door.club.name}.")
+    return redirect(url_for("clubs.club", key=key), code=303)
+
+
+@bp.post("/clubs/<key:key>/games")
+def file_game(key: str) -> Answer:
+    """File an existing game under the club, by its edit link."""
+    door = club_or_404(key)
+    form = FileGameForm()
+    if not form.validate():
+        flash(INCOMPLETE)
+        return redirect(url_for("clubs.club", key=key, _anchor="games"), code=303)
+    found = _GAME_KEY.search((form.link.data or "").strip())
+    try:
+        if found is None:
+            raise NotFound("")
+        row = keeping.file_game(door.club, found.group(1))
+    except NotFound:
+        flash("No game has that edit link (a watch link cannot move a game). Nothing changed.")
+    except RosterProblem as problem:
+        flash(f"{problem} Nothing changed.")
+    else:
+        flash(f"Added {listed(list(row.players))} to {door.club.name}.")
+    return redirect(url_for("clubs.club", key=key, _anchor="games"), code=303)
+
+
+# -- the roster -------------------------------------------------------------------------------
+
+
+def _players_page(door: ClubDoor, status: int = 200, problem: str | None = None) -> tuple[str, int]:
+    club = door.club
+    rows = keeping.club_games(club)
+    counts: dict[str, int] = {}
+    for row in rows:
+        for name in row.players:
+            counts[name] = counts.get(name, 0) + 1
+    page = render_template(
+        "clubs/players.html",
+        door=door,
+        club=club,
+        roster=keeping.roster(club),
+        counts=counts,
+        problem=problem,
+        club_url=club_url,
+    )
+    return page, status
+
+
+@bp.get("/clubs/<key:key>/players")
+def players(key: str) -> tuple[str, int]:
+    """The club's roster: rename a player, merge two entries into one."""
+    return _players_page(club_or_404(key))
+
+
+@bp.get("/clubs/watch/<key:key>/players")
+def watch_players(key: str) -> tuple[str, int]:
+    """The roster, read-only."""
+    return _players_page(club_or_404(key, CLUB_WATCH))
+
+
+@bp.post("/clubs/<key:key>/players/rename")
+def rename(key: str) -> Answer:
+    """Rename a roster player, and them in every game of the club."""
+    door = club_or_404(key)
+    form = RenameForm()
+    if not form.validate():
+        return _players_page(door, 422, _form_problem(form))
+    try:
+        old, new, games = keeping.rename(door.club, form.player.data or 0, form.name.data or "")
+    except RosterProblem as problem:
+        return _players_page(door, 422, f"{problem} Nothing changed.")
+    flash(f"Renamed {old} to {new} ({games} game{'s' if games != 1 else ''}).")
+    return redirect(url_for("clubs.players", key=key), code=303)
+
+
+@bp.post("/clubs/<key:key>/players/merge")
+def merge(key: str) -> Answer:
+    """Merge two roster entries that are one player."""
+    door = club_or_404(key)
+    form = MergeForm()
+    if not form.validate():
+        return _players_page(door, 422, _form_problem(form))
+    try:
+        source, target, games = keeping.merge(
+            door.club, form.source.data or 0, form.target.data or 0
+        )
+    except RosterProblem as problem:
+        return _players_page(door, 422, str(problem))
+    flash(f"Merged {source} into {target} ({games} game{'s' if games != 1 else ''}).")
+    return redirect(url_for("clubs.players", key=key), code=303)
+
+
+def _form_problem(form: RenameForm | MergeForm) -> str:
+    messages = [message for errors in form.errors.values() for message in errors]
+    return " ".join(str(m) for m in messages) + " Nothing changed." if messages else INCOMPLETE
+
+
+# -- export -----------------------------------------------------------------------------------
+
+
+def _download(body: str, mimetype: str, club: ClubRow, suffix: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    slug = "".join(c for c in club.name.lower() if c.isascii() and c.isalnum()) or "club"
+    day = datetime.now().date().isoformat()
+    response.headers["Content-Disposition"] = f'attachment; filename="{slug}-{day}{suffix}"'
+    return response
+
+
+@bp.get("/clubs/<key:key>/games.csv")
+def export_csv(key: str) -> Response:
+    """Every hand of every game of the club, one row per side."""
+    return _csv(club_or_404(key))
+
+
+@bp.get("/clubs/watch/<key:key>/games.csv")
+def watch_export_csv(key: str) -> Response:
+    """The same CSV behind the watch link."""
+    return _csv(club_or_404(key, CLUB_WATCH))
+
+
+@bp.get("/clubs/<key:key>/games.jsonl")
+def export_records(key: str) -> Response:
+    """The club's games as JSON Lines of all-fives/1 records, oldest first."""
+    return _records(club_or_404(key))
+
+
+@bp.get("/clubs/watch/<key:key>/games.jsonl")
+def watch_export_records(key: str) -> Response:
+    """The same records behind the watch link."""
+    return _records(club_or_404(key, CLUB_WATCH))
+
+
+def _csv(door: ClubDoor) -> Response:
+    body = exports.club_csv(keeping.club_games(door.club))
+    return _download(body, "text/csv", door.club, "-hands.csv")
+
+
+def _records(door: ClubDoor) -> Response:
+    body = exports.club_records(keeping.club_games(door.club))
+    return _download(body, "application/jsonl", door.club, "-games.jsonl")
+
+
+def init_app(app: Flask) -> None:
+    """Register the club pages."""
+    app.register_blueprint(bp)
+    app.add_template_global(club_url)
