@@ -24,6 +24,7 @@ from scorekeeper.rules.rulebook import rulebook
 from scorekeeper.rules.sheet import Tally, score_sheet, sheet_csv, tally
 from scorekeeper.rules.wording import listed
 from scorekeeper.web.access import DOORS, load_or_404
+from scorekeeper.web.charts import game_chart
 from scorekeeper.web.loaded import Door, Loaded
 from scorekeeper.web.store import download_name, undone_events
 
@@ -352,6 +353,7 @@ def sheet(door: str, key: str) -> str:
         started_at=loaded.row.created_at,
         sheet=paper,
         tallies=tallies,
+        chart=game_chart(loaded.game) if any(h.plays for h in loaded.game.hands) else None,
     )
 
 

@@ -26,6 +26,7 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.entering import CannotTurn, redone, turnable_lead, undo_steps
 from scorekeeper.rules.wording import listed, signed
+from scorekeeper.web.charts import LineChart, game_chart
 from scorekeeper.web.cribbage import Board
 from scorekeeper.web.cribbage import board as cribbage_board
 from scorekeeper.web.held import tiles_named
@@ -388,6 +389,11 @@ class TableView:
         return self.open_draw or by_rule or self.lead_round is not None
 
     # -- the game as a whole ------------------------------------------------------------
+
+    @cached_property
+    def score_chart(self) -> LineChart:
+        """The scores play by play, as a chart."""
+        return game_chart(self.game)
 
     @cached_property
     def cribbage(self) -> Board:

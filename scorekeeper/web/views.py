@@ -56,6 +56,7 @@ from scorekeeper.web import store
 from scorekeeper.web.access import DOORS, NO_GAME, forget, load_or_404, my_games, remember
 from scorekeeper.web.clubs import keeping
 from scorekeeper.web.clubs.keeping import RosterProblem
+from scorekeeper.web.clubs.remembered import my_clubs
 from scorekeeper.web.deleting import recently_deleted
 from scorekeeper.web.extensions import db
 from scorekeeper.web.forms import (
@@ -183,7 +184,11 @@ def index() -> str:
     playing = [(door, g) for door, g in games if g.status != "over"]
     finished = [(door, g) for door, g in games if g.status == "over"]
     return render_template(
-        "index.html", playing=playing, finished=finished, deleted=recently_deleted()
+        "index.html",
+        playing=playing,
+        finished=finished,
+        deleted=recently_deleted(),
+        clubs=my_clubs(),
     )
 
 

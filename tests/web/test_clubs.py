@@ -507,3 +507,23 @@ def test_malformed_imports_are_refused_cleanly(client: FlaskClient, body: str):
     answer = client.post(f"{club}/import", data={"text": body})
     assert answer.status_code in (400, 422)
     assert "Nothing was imported" in answer.get_data(as_text=True) or body == ""
+
+
+def test_the_home_page_lists_this_browsers_clubs_only(app: Flask, client: FlaskClient):
+    club = new_club(client, "Family")
+    home = client.get("/").get_data(as_text=True)
+    assert f'href="{club}">Family</a>' in home
+    stranger = app.test_client()
+    assert "Family" not in stranger.get("/").get_data(as_text=True)
+    watch = watch_link(client, club)
+    stranger.get(watch)
+    seen = stranger.get("/").get_data(as_text=True)
+    assert f'href="{watch}">Family</a>' in seen and club not in seen
+
+
+def test_a_whole_club_of_several_megabytes_imports_in_one_batch(client: FlaskClient):
+    club = new_club(client)
+    records = simulated_records(range(6))
+    padded = jsonl(records) + "\n" * (3 * 1024 * 1024)  # over the 1 MiB of other requests
+    assert import_into(client, club, padded).status_code == 303
+    assert client.post("/games/import", data={"text": "x" * (2 * 1024 * 1024)}).status_code == 413

@@ -36,6 +36,7 @@ from scorekeeper.rules.standings import (
 )
 from scorekeeper.rules.wording import listed
 from scorekeeper.web.access import remember
+from scorekeeper.web.charts import wins_chart
 from scorekeeper.web.clubs import exports, keeping
 from scorekeeper.web.clubs.batch import BatchProblem, read_batch
 from scorekeeper.web.clubs.forms import (
@@ -53,6 +54,7 @@ from scorekeeper.web.clubs.keeping import (
     ClubNotFound,
     RosterProblem,
 )
+from scorekeeper.web.clubs.remembered import remember_club
 from scorekeeper.web.loaded import EDIT
 from scorekeeper.web.models import KEY_PATTERN, ClubRow
 from scorekeeper.web.store import NotFound
@@ -94,6 +96,7 @@ def new_club() -> Answer:
     if not form.validate():
         return render_template("clubs/new_club.html", form=form), 422
     club = keeping.create_club(form.name.data or "")
+    remember_club(ClubDoor(CLUB_EDIT, club))
     flash(
         "Club created. Keep this page's link: whoever has it can start games in the club. "
         "Share the watch link below with everyone else."
@@ -106,6 +109,7 @@ def new_club() -> Answer:
 
 def _club_page(door: ClubDoor) -> tuple[str, int]:
     club = door.club
+    remember_club(door)
     rows = keeping.club_games(club)
     facts = keeping.finished_facts(rows)
     table = standings(keeping.played(rows, facts), keeping.spellings(club))
@@ -128,6 +132,7 @@ def _club_page(door: ClubDoor) -> tuple[str, int]:
         pair_columns=PAIR_COLUMNS,
         sort=sort,
         pair_sort=pair_sort,
+        wins_chart=wins_chart(table),
         club_url=club_url,
         links=_links(club),
     )
@@ -160,6 +165,19 @@ def watch(key: str) -> tuple[str, int]:
 def new_game(key: str) -> Answer:
     """The new-game form with the club's roster; the game is filed under the club."""
     return new_game_page(club_or_404(key).club)
+
+
+IMPORT_BODY = 16 * 1024 * 1024
+"""The largest club import: a batch of a club's games (a whole club's JSON Lines is a few
+megabytes); every other request stays within the app's 1 MiB."""
+
+
+@bp.before_request
+def _room_for_a_batch() -> None:
+    """Let a club's import be larger than other requests, the file and the pasted text."""
+    if request.endpoint == "clubs.import_games":
+        request.max_content_length = IMPORT_BODY
+        request.max_form_memory_size = IMPORT_BODY
 
 
 @bp.route("/clubs/<key:key>/import", methods=["GET", "POST"])
