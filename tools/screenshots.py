@@ -30,6 +30,7 @@ from scorekeeper.rules import Game, Settle, Setup
 from scorekeeper.rules.events import Event
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web import store
+from scorekeeper.web.clubs import keeping
 from tests.support.chromium import CHROMIUM
 from tests.support.chromium import LAUNCH_ARGS as BROWSER_ARGS
 from tests.support.server import LiveServer, migrated_app
@@ -124,6 +125,23 @@ def store_games(app: Flask, wanted: list[Shot]) -> dict[str, str]:
         return {shot.name: store.create(setup, shot.events).row.edit_key for shot in wanted}
 
 
+def store_club(app: Flask) -> str:
+    """A club with a dozen finished games of four players; its edit key."""
+    with app.app_context():
+        club = keeping.create_club("Tuesday club")
+        games = []
+        seed = 0
+        while len(games) < 12:
+            rng = random.Random(seed)
+            players = rng.sample(["Ann", "Bob", "Cy", "Di"], 2 + seed % 2)
+            game = play_game(Setup.create(players, "fives-up"), rng, 40)
+            seed += 1
+            if game.winner is not None:
+                games.append(game)
+        keeping.import_games(club, games)
+        return club.edit_key
+
+
 class Offline:
     """Lets requests to this machine through and stops (and remembers) every other one."""
 
@@ -210,6 +228,12 @@ def main() -> None:
                 path = args.out / "table-mid-hand-landscape.png"
                 url = f"{server.url}/games/{ids['table-mid-hand']}"
                 photograph(page, url, path, full_page=False)
+                print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+            club = store_club(app)
+            with phone(browser, "light", offline) as page:
+                path = args.out / "club.png"
+                page.goto(f"{server.url}/clubs/{club}", wait_until="load")
+                photograph(page, f"{server.url}/clubs/{club}#standings", path, full_page=False)
                 print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
             with app.app_context():
                 watch = store.find(ids["table-mid-hand"]).watch_key

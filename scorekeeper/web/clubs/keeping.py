@@ -319,7 +319,11 @@ def finished_facts(rows: Sequence[GameRow]) -> dict[int, GameFacts]:
 
 
 def played(rows: Sequence[GameRow], facts: dict[int, GameFacts]) -> list[Played]:
-    """The games among ``rows`` with ``facts`` (the finished ones), as the standings read them."""
+    """The games among ``rows`` with ``facts`` (the finished ones), as the standings read them,
+    oldest first (games imported together share a moment: they keep the order they came in)."""
+    oldest_first = sorted(rows, key=lambda row: (row.created_at, row.id))
     return [
-        Played(tuple(row.players), facts[row.id], row.created_at) for row in rows if row.id in facts
+        Played(tuple(row.players), facts[row.id], row.created_at)
+        for row in oldest_first
+        if row.id in facts
     ]
