@@ -1,6 +1,6 @@
 """clubs: groups that play together, their rosters, and a cache of each game's facts
 
-``club`` has two secret keys like a game; ``club_player`` is its roster (one row per
+``club`` has two secret keys like a game, and the house rules its new games start with; ``club_player`` is its roster (one row per
 player, unique by the folded name); ``game.club_id`` files a game under a club (NULL for
 every game stored before, which stay exactly as they were); ``game_facts`` caches what the
 club pages add up, keyed by the game's version, and can always be computed again.
@@ -28,6 +28,7 @@ def upgrade():
         sa.Column("watch_key", sa.String(32), nullable=False),
         sa.Column("name", sa.String(200), nullable=False),
         sa.Column("created_at", sa.DateTime(), nullable=False),
+        sa.Column("defaults", sa.JSON(), nullable=True),
     )
     op.create_index("uq_club_edit_key", "club", ["edit_key"], unique=True)
     op.create_index("uq_club_watch_key", "club", ["watch_key"], unique=True)

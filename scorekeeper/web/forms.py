@@ -153,6 +153,7 @@ class NewGameForm(FlaskForm):
     )
     leader = RadioField("First leader", choices=LEADER_CHOICES, default="random")
     filled = HiddenField("filled")
+    club_defaults = BooleanField("Start the club's next games with these house rules")
     load = SubmitField("Load the preset's defaults")
     start = SubmitField("Start the game")
     # One field per house rule of the registry, in its order (the target is above).

@@ -123,6 +123,9 @@ class ClubRow(Base):
     watch_key: Mapped[str] = mapped_column(String(32), default=new_key)
     name: Mapped[str] = mapped_column(String(200))
     created_at: Mapped[datetime] = mapped_column(default=now)
+    defaults: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    """The house rules the club's new-game form starts with: ``preset``, ``options`` (those
+    that differ from the preset) and ``partners``, or None for the preset's own."""
 
     players: Mapped[list[ClubPlayerRow]] = relationship(
         back_populates="club", order_by="ClubPlayerRow.name", cascade="all, delete-orphan"

@@ -42,7 +42,7 @@ def rematch(key: str) -> Answer:
         leader = _rng.randrange(len(players))
         events.append(NewHand(leader))
         how = f"{players[leader]} leads hand 1, chosen by lot"
-    again = store.create(setup, events)
+    again = store.create(setup, events, club_id=loaded.row.club_id)  # a club's stays in it
     remember(again.row, EDIT)
     flash(f"Rematch: {listed(players)} in the same seats, with the same house rules; {how}.")
     # url_for leaves out a value of None: the table opens the draw for the lead only then.

@@ -442,6 +442,24 @@ def _fill_defaults(form: NewGameForm, preset: str, players: int) -> None:
     form.filled.data = f"{preset}:{players}"
 
 
+def _fill_club_defaults(form: NewGameForm, defaults: dict[str, object]) -> None:
+    """Put a club's default preset and house rules into the form (for two players, as the
+    form starts; the target then follows the number of seats like any other default)."""
+    preset = defaults.get("preset")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        return
+    form.preset.data = preset
+    _fill_defaults(form, preset, 2)
+    options = defaults.get("options")
+    for name, value in (options if isinstance(options, dict) else {}).items():
+        if name in HOUSE_RULES_BY_NAME:
+            form[name].data = value
+    partners = defaults.get("partners")
+    if isinstance(partners, bool):
+        form.partners.data = partners
+    form.club_defaults.data = True
+
+
 def _filled(form: NewGameForm) -> tuple[str, int]:
     preset, _, players = (form.filled.data or "").partition(":")
     if preset not in PRESETS or players not in {"2", "3", "4"}:
@@ -496,6 +514,8 @@ def new_game_page(club: ClubRow | None) -> Answer:
             preset = "all-fives"
         form.preset.data = preset
         _fill_defaults(form, preset, 2)
+        if club is not None and club.defaults and "preset" not in request.args:
+            _fill_club_defaults(form, club.defaults)
         return _form_page(form)
     names_given = form.player_names()
     players = max(2, min(4, len(names_given)))
@@ -516,6 +536,12 @@ def new_game_page(club: ClubRow | None) -> Answer:
     events: list[Event] = []
     if form.leader.data == "random":
         events.append(NewHand(_rng.randrange(len(setup.players)), "lot"))
+    if club is not None and form.club_defaults.data:
+        club.defaults = {
+            "preset": setup.preset,
+            "options": dict(setup.options),
+            "partners": setup.partners,
+        }
     try:
         loaded = (
             store.create(setup, events) if club is None else keeping.start_game(club, setup, events)

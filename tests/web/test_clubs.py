@@ -527,3 +527,42 @@ def test_a_whole_club_of_several_megabytes_imports_in_one_batch(client: FlaskCli
     padded = jsonl(records) + "\n" * (3 * 1024 * 1024)  # over the 1 MiB of other requests
     assert import_into(client, club, padded).status_code == 303
     assert client.post("/games/import", data={"text": "x" * (2 * 1024 * 1024)}).status_code == 413
+
+
+def test_the_rematch_of_a_club_game_is_a_game_of_the_club(client: FlaskClient):
+    club = new_club(client)
+    records = simulated_records(range(1))
+    import_into(client, club, jsonl(records))
+    game = re.search(rf'href="(/games/{KEY})"', client.get(club).get_data(as_text=True))
+    assert game is not None
+    again = client.post(f"{game.group(1)}/rematch")
+    assert again.status_code == 303
+    page = client.get(club).get_data(as_text=True)
+    assert len(re.findall(r"data-club-game=", page)) == 2
+
+
+def test_a_club_keeps_default_house_rules_for_its_next_games(client: FlaskClient):
+    club = new_club(client)
+    data = dict(
+        NEW_GAME,
+        player1="Ann",
+        player2="Bob",
+        preset="fives-up",
+        filled="fives-up:2",
+        settlement="winner-collects",
+        bonus_in_fives="yes",
+        lead="draw-highest",
+        target="61",
+        units="fives",
+        exact_target="yes",
+        club_defaults="y",
+    )
+    assert client.post(f"{club}/new", data=data).status_code == 303
+    form = client.get(f"{club}/new").get_data(as_text=True)
+    fields = {f.action: f for f in read_forms(form)}[f"{club}/new"]
+    assert fields.values["preset"] == "fives-up"
+    assert (fields.values["units"], fields.values["exact_target"]) == ("fives", "yes")
+    assert fields.values["target"] == "61" and fields.values.get("club_defaults") == "y"
+    assert "fives-up" in client.get(club).get_data(as_text=True)
+    plain = client.get("/games/new").get_data(as_text=True)
+    assert {f.action: f for f in read_forms(plain)}["/games/new"].values["units"] == "points"

@@ -135,8 +135,22 @@ def _club_page(door: ClubDoor) -> tuple[str, int]:
         wins_chart=wins_chart(table),
         club_url=club_url,
         links=_links(club),
+        defaults=defaults_text(club),
     )
     return page, 200
+
+
+def defaults_text(club: ClubRow) -> str | None:
+    """The house rules the club's new games start with, in words, or None (the presets')."""
+    defaults = club.defaults or {}
+    preset = defaults.get("preset")
+    if not isinstance(preset, str):
+        return None
+    options = defaults.get("options") or {}
+    changed = [f"{name} {value}" for name, value in options.items()]
+    if isinstance(defaults.get("partners"), bool):
+        changed.append("partners" if defaults["partners"] else "no partners")
+    return preset + (f" with {', '.join(changed)}" if changed else "")
 
 
 def _links(club: ClubRow) -> dict[str, str]:
