@@ -105,3 +105,8 @@ def test_the_club_page_shows_standings_that_sort_and_fit_a_phone(
     widths = region.evaluate("e => [e.scrollWidth, e.clientWidth]")
     assert widths[0] >= widths[1]  # the table scrolls inside its box, never the page
     check_fits(page)
+    watch = page.locator('[data-share-link="club-watch"]').input_value()
+    page.goto(watch)
+    expect(page.locator("[data-club-new-game]")).to_have_count(0)
+    expect(rows).to_have_count(4)
+    check_fits(page)
