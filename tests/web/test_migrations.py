@@ -135,3 +135,49 @@ def test_games_stored_before_the_undo_log_keep_their_events_and_can_undo_and_red
         assert db.session.execute(text("SELECT count(*) FROM event")).scalar_one() == 4
         db.session.remove()
         db.engine.dispose()
+
+
+BEFORE_CLUBS = "f7c2d4e8a1b5"
+"""The schema before clubs."""
+
+
+def test_games_stored_before_clubs_belong_to_none_and_can_join_one(tmp_path: Path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False,
+            "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path / "old.sqlite"),
+        }
+    )
+    lead = ("new_hand", {"leader": 0})
+    five = ("play", {"player": 0, "tile": "5-5", "end": None, "flipped": False})
+    with app.app_context():
+        if OTHER_DATABASE:
+            empty(db.engine)
+        flask_migrate.upgrade(revision=BEFORE_KEYS)
+        _old_game(["Ann", "Bob"], [lead, five])
+        flask_migrate.upgrade(revision=BEFORE_CLUBS)
+        before = db.session.execute(text("SELECT edit_key, version FROM game")).one()
+        db.session.remove()  # end the read, or PostgreSQL's ALTER TABLE waits for it
+        flask_migrate.upgrade()
+        after = db.session.execute(text("SELECT edit_key, version, club_id FROM game")).one()
+        db.session.remove()
+    assert tuple(after) == (*before, None)
+
+    client = app.test_client()
+    table = Table(client, before[0])
+    assert side_scores(table.page()) == {"Ann": 10, "Bob": 0}
+    club = client.post("/clubs/new", data={"name": "Family"}).headers["Location"]
+    filed = client.post(f"{club}/games", data={"link": f"/games/{before[0]}"})
+    assert filed.status_code == 303
+    assert "Ann, Bob" in client.get(club).get_data(as_text=True)
+    assert side_scores(table.page()) == {"Ann": 10, "Bob": 0}
+
+    with app.app_context():
+        db.session.remove()
+        flask_migrate.downgrade(revision=BEFORE_CLUBS)
+        assert db.session.execute(text("SELECT count(*) FROM event")).scalar_one() == 2
+        db.session.remove()
+        db.engine.dispose()
