@@ -18,9 +18,12 @@ import segno
 from flask import Flask
 from flask.cli import ScriptInfo, with_appcontext
 from gunicorn.app.base import BaseApplication
+from sqlalchemy import select
 
 from scorekeeper.web import store
+from scorekeeper.web.clubs import keeping
 from scorekeeper.web.extensions import db
+from scorekeeper.web.models import ClubRow
 from scorekeeper.web.replay_cli import replay_command
 
 STATUS = {"lead": "choosing the leader", "play": "in play", "settle": "settling", "over": "over"}
@@ -50,6 +53,28 @@ def games_command(base_url: str) -> None:
         click.echo(f"    edit:  {base}/games/{row.edit_key}")
         click.echo(f"    watch: {base}/watch/{row.watch_key}")
     click.echo(f"{len(rows)} game{'' if len(rows) == 1 else 's'}.")
+
+
+@click.command("clubs")
+@click.option(
+    "--base-url",
+    default="http://localhost:5000",
+    show_default=True,
+    help="The address the links start with (the site as players open it).",
+)
+@with_appcontext
+def clubs_command(base_url: str) -> None:
+    """List every club on this server with its games, players and both links (for the
+    operator). A to Z. The links are secrets: whoever has the edit link can start games."""
+    base = base_url.rstrip("/")
+    clubs = db.session.scalars(select(ClubRow)).all()
+    for club in sorted(clubs, key=lambda c: c.name.casefold()):
+        games = len(keeping.club_games(club))
+        players = len(keeping.roster(club))
+        click.echo(f"{club.name}  ({games} game{'' if games == 1 else 's'}, {players} players)")
+        click.echo(f"    edit:  {base}/clubs/{club.edit_key}")
+        click.echo(f"    watch: {base}/clubs/watch/{club.watch_key}")
+    click.echo(f"{len(clubs)} club{'' if len(clubs) == 1 else 's'}.")
 
 
 NOT_SQLITE = (
@@ -194,5 +219,6 @@ def init_app(app: Flask) -> None:
     """Register the commands."""
     app.cli.add_command(replay_command)
     app.cli.add_command(games_command)
+    app.cli.add_command(clubs_command)
     app.cli.add_command(backup_command)
     app.cli.add_command(serve_command)

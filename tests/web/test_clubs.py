@@ -566,3 +566,15 @@ def test_a_club_keeps_default_house_rules_for_its_next_games(client: FlaskClient
     assert "fives-up" in client.get(club).get_data(as_text=True)
     plain = client.get("/games/new").get_data(as_text=True)
     assert {f.action: f for f in read_forms(plain)}["/games/new"].values["units"] == "points"
+
+
+def test_the_operator_lists_every_club_with_both_links(client: FlaskClient, runner):
+    club = new_club(client, "Tuesday club")
+    import_into(client, club, jsonl(simulated_records(range(3))))
+    watch = watch_link(client, club)
+    listed = runner.invoke(args=["clubs", "--base-url", "https://club.example"])
+    assert listed.exit_code == 0
+    assert "Tuesday club  (3 games, " in listed.output
+    assert f"edit:  https://club.example{club}" in listed.output
+    assert f"watch: https://club.example{watch}" in listed.output
+    assert listed.output.strip().endswith("1 club.")
