@@ -578,3 +578,19 @@ def test_the_operator_lists_every_club_with_both_links(client: FlaskClient, runn
     assert f"edit:  https://club.example{club}" in listed.output
     assert f"watch: https://club.example{watch}" in listed.output
     assert listed.output.strip().endswith("1 club.")
+
+
+def test_the_club_page_lists_the_latest_games_and_all_on_request(client: FlaskClient, monkeypatch):
+    from scorekeeper.web.clubs import pages
+
+    monkeypatch.setattr(pages, "SHOWN_GAMES", 3)
+    club = new_club(client)
+    records = simulated_records(range(6))
+    import_into(client, club, jsonl(records))
+    page = client.get(club).get_data(as_text=True)
+    assert len(re.findall(r"data-club-game=", page)) == 3
+    assert f"All {len(records)} games" in page
+    every = client.get(f"{club}?games=all").get_data(as_text=True)
+    assert len(re.findall(r"data-club-game=", every)) == len(records)
+    assert "data-all-games" not in every
+    assert stats_on(page) == stats_on(every) == expected_standings(records)

@@ -62,6 +62,8 @@ from scorekeeper.web.views import new_game_page
 
 bp = Blueprint("clubs", __name__)
 
+SHOWN_GAMES = 50
+"""The latest games the club page lists; ``?games=all`` lists every one."""
 NO_CLUB = "There is no club at this link. Check that the link was copied whole."
 INCOMPLETE = "The form was incomplete or out of date: nothing was changed."
 _GAME_KEY = re.compile(rf"(?:^|/games/)({KEY_PATTERN})(?:[/?#]|$)")
@@ -123,7 +125,8 @@ def _club_page(door: ClubDoor) -> tuple[str, int]:
         "clubs/club.html",
         door=door,
         club=club,
-        games=rows,
+        games=rows if request.args.get("games") == "all" else rows[:SHOWN_GAMES],
+        all_games=len(rows),
         facts=facts,
         table=table,
         players=sort_rows(table.players, PLAYER_STATS, sort),
