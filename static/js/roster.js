@@ -6,7 +6,7 @@
   "use strict";
 
   function seats(form) {
-    return Array.from(form.querySelectorAll("[data-seat] input[type=text], [data-seat] input:not([type])"));
+    return Array.from(form.querySelectorAll("[data-roster-seat] input"));
   }
 
   function sameName(a, b) {
