@@ -27,6 +27,7 @@ def test_a_finished_games_chart_is_drawn_within_the_screen(
 ) -> None:
     page = page_with(**SCREENS[screen])
     url = import_game(page, live_server.url, json.loads(RECORD.read_text()))
+    page.wait_for_load_state("load")  # the stylesheets too, before anything is measured
     chart = page.locator('#score-chart svg[data-chart="progression"]')
     expect(page.locator("#score-chart")).to_have_attribute("open", "")
     chart.scroll_into_view_if_needed()

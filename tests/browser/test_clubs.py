@@ -43,6 +43,9 @@ def create_club(page: Page, base: str, name: str) -> str:
 
 
 def check_fits(page: Page) -> None:
+    """No sideways scroll, small target or small text, and axe clean, once the page and its
+    stylesheets have loaded (a tap on a link has just opened it)."""
+    page.wait_for_load_state("load")
     assert problems_on(page) == []
     violations = axe_violations(page)
     assert violations == [], explain(violations)
