@@ -29,13 +29,17 @@ from scorekeeper.web.replay_cli import replay_command
 STATUS = {"lead": "choosing the leader", "play": "in play", "settle": "settling", "over": "over"}
 
 
-@click.command("games")
-@click.option(
+base_url_option = click.option(
     "--base-url",
     default="http://localhost:5000",
     show_default=True,
     help="The address the links start with (the site as players open it).",
 )
+"""The operator commands' ``--base-url``: links are printed whole, ready to open."""
+
+
+@click.command("games")
+@base_url_option
 @with_appcontext
 def games_command(base_url: str) -> None:
     """List every game on this server with its status and both links (for the operator).
@@ -56,12 +60,7 @@ def games_command(base_url: str) -> None:
 
 
 @click.command("clubs")
-@click.option(
-    "--base-url",
-    default="http://localhost:5000",
-    show_default=True,
-    help="The address the links start with (the site as players open it).",
-)
+@base_url_option
 @with_appcontext
 def clubs_command(base_url: str) -> None:
     """List every club on this server with its games, players and both links (for the

@@ -8,6 +8,7 @@ from datetime import datetime
 from pathlib import Path
 
 import flask_migrate
+from flask import Flask
 from sqlalchemy import text
 
 from app import create_app
@@ -17,6 +18,19 @@ from tests.web.webtable import Table, side_scores
 
 BEFORE_KEYS = "a92279f79972"
 """The first schema: games reached by their sequential id."""
+
+
+def _app_on(tmp_path: Path) -> Flask:
+    """The app on a new database in ``tmp_path`` (no schema yet: each test migrates it)."""
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False,
+            "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path / "old.sqlite"),
+        }
+    )
 
 
 def _old_game(players: list[str], events: list[tuple[str, dict]]) -> None:
@@ -41,14 +55,7 @@ def _old_game(players: list[str], events: list[tuple[str, dict]]) -> None:
 
 
 def test_games_stored_before_the_keys_get_two_keys_each_and_keep_their_events(tmp_path: Path):
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": False,
-            "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path / "old.sqlite"),
-        }
-    )
+    app = _app_on(tmp_path)
     lead = ("new_hand", {"leader": 0})
     five = ("play", {"player": 0, "tile": "5-5", "end": None, "flipped": False})
     with app.app_context():
@@ -92,14 +99,7 @@ BEFORE_UNDO_LOG = "e5b7a1c9d2f3"
 def test_games_stored_before_the_undo_log_keep_their_events_and_can_undo_and_redo(
     tmp_path: Path,
 ):
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": False,
-            "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path / "old.sqlite"),
-        }
-    )
+    app = _app_on(tmp_path)
     lead = ("new_hand", {"leader": 0})
     five = ("play", {"player": 0, "tile": "5-5", "end": None, "flipped": False})
     zero = ("play", {"player": 1, "tile": "5-0", "end": "E", "flipped": False})
@@ -142,15 +142,7 @@ BEFORE_CLUBS = "f7c2d4e8a1b5"
 
 
 def test_games_stored_before_clubs_belong_to_none_and_can_join_one(tmp_path: Path):
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": False,
-            "RATELIMIT_ENABLED": False,
-            "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path / "old.sqlite"),
-        }
-    )
+    app = _app_on(tmp_path)
     lead = ("new_hand", {"leader": 0})
     five = ("play", {"player": 0, "tile": "5-5", "end": None, "flipped": False})
     with app.app_context():
