@@ -2,7 +2,8 @@
 
 ``club`` has two secret keys like a game, and the house rules its new games start with; ``club_player`` is its roster (one row per
 player, unique by the folded name); ``game.club_id`` files a game under a club (NULL for
-every game stored before, which stay exactly as they were); ``game_facts`` caches what the
+every game stored before, which stay exactly as they were) and ``game.fingerprint`` tells a
+record imported into a club again; ``game_facts`` caches what the
 club pages add up, keyed by the game's version, and can always be computed again.
 
 Revision ID: b8d3e6f1a2c4
@@ -67,14 +68,17 @@ def upgrade():
             "fk_game_club", "game", "club", ["club_id"], ["id"], ondelete="SET NULL"
         )
     op.create_index("ix_game_club_id", "game", ["club_id"])
+    op.add_column("game", sa.Column("fingerprint", sa.String(64), nullable=True))
 
 
 def downgrade():
     op.drop_index("ix_game_club_id", table_name="game")
     if op.get_bind().dialect.name == "sqlite":
         # SQLite 3.35+ drops a column in place; the game table is not copied.
+        op.execute("ALTER TABLE game DROP COLUMN fingerprint")
         op.execute("ALTER TABLE game DROP COLUMN club_id")
     else:
+        op.drop_column("game", "fingerprint")
         op.drop_constraint("fk_game_club", "game", type_="foreignkey")
         op.drop_column("game", "club_id")
     op.drop_table("game_facts")

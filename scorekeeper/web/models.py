@@ -61,6 +61,9 @@ class GameRow(Base):
     club_id: Mapped[int | None] = mapped_column(
         ForeignKey("club.id", ondelete="SET NULL", name="fk_game_club"), default=None, index=True
     )
+    fingerprint: Mapped[str | None] = mapped_column(String(64), default=None)
+    """For a game imported into a club: the SHA-256 of its record as stored, so importing the
+    same game into the club again (a double tap, a file sent twice) is refused."""
 
     events: Mapped[list[EventRow]] = relationship(
         back_populates="game", order_by="EventRow.seq", cascade="all, delete-orphan"

@@ -594,3 +594,27 @@ def test_the_club_page_lists_the_latest_games_and_all_on_request(client: FlaskCl
     assert len(re.findall(r"data-club-game=", every)) == len(records)
     assert "data-all-games" not in every
     assert stats_on(page) == stats_on(every) == expected_standings(records)
+
+
+def test_a_batch_sent_twice_is_refused_the_second_time_and_changes_nothing(
+    app: Flask, client: FlaskClient
+):
+    club = new_club(client)
+    records = simulated_records(range(4))
+    assert import_into(client, club, jsonl(records)).status_code == 303
+    before = client.get(f"{club}/games.jsonl").get_data(as_text=True)
+    again = import_into(client, club, jsonl(records))  # a double tap, a file sent twice
+    assert again.status_code == 422
+    page = again.get_data(as_text=True)
+    assert "<strong data-batch-where>line 1</strong>" in page
+    assert "it is in the club already" in page and "Nothing was imported" in page
+    assert client.get(f"{club}/games.jsonl").get_data(as_text=True) == before
+    name = records[0]["players"][0]
+    respelled = _renamed(records[0], name, f" {name.upper()} ")  # spelled another way
+    assert import_into(client, club, json.dumps(respelled)).status_code == 422
+    other = new_club(client, "Other")
+    doubled = import_into(client, other, jsonl([records[1], records[2], records[1]]))
+    assert doubled.status_code == 422
+    assert "line 3" in doubled.get_data(as_text=True)
+    assert "in this batch twice" in doubled.get_data(as_text=True)
+    assert client.get(f"{other}/games.jsonl").get_data(as_text=True) == ""

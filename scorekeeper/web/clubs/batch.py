@@ -72,8 +72,9 @@ def _records(content: bytes) -> list[tuple[str, bytes]]:
     ]
 
 
-def read_batch(data: bytes) -> list[Game]:
-    """Every game in ``data`` (zip, JSON Lines or one record), or the first BatchProblem."""
+def read_batch(data: bytes) -> list[tuple[str, Game]]:
+    """Every game in ``data`` (zip, JSON Lines or one record) with where it is in the batch
+    (``"line 3"``, ``"games/b.json"``), or the first BatchProblem."""
     if not data.strip():
         raise BatchProblem("the file", "it is empty: choose a file or paste records.")
     files = _from_zip(data) if data.startswith(ZIP_MAGIC) else [("", data)]
@@ -88,7 +89,7 @@ def read_batch(data: bytes) -> list[Game]:
     games = []
     for where, text in entries:
         try:
-            games.append(load_record(text, unsettled_last_hand=True))
+            games.append((where, load_record(text, unsettled_last_hand=True)))
         except RecordRefusal as refusal:
             raise BatchProblem(where, refusal.message, refusal) from None
     return games

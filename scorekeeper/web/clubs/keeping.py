@@ -12,7 +12,9 @@ again from the events whenever the version differs (the events stay the only tru
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import hashlib
+import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -21,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.rules import Event, Game, Setup
 from scorekeeper.rules.names import name_key
+from scorekeeper.rules.record import write_record
 from scorekeeper.rules.standings import Played
 from scorekeeper.rules.stats import GameFacts, game_facts
 from scorekeeper.web import store
@@ -127,13 +130,47 @@ def start_game(club: ClubRow, setup: Setup, events: Sequence[Event] = ()) -> Loa
     return store.create(spelled_setup(club, setup), events, club_id=club.id)
 
 
-def import_games(club: ClubRow, games: Iterable[Game]) -> list[GameRow]:
-    """Store ``games`` in the club, all of them or (on any error) none."""
-    rows = []
+class AlreadyImported(Exception):
+    """The batch's game number ``index`` (from 0) is already in the club, or twice in it."""
+
+    def __init__(self, index: int, twice: bool) -> None:
+        super().__init__(index)
+        self.index = index
+        self.twice = twice
+
+
+def fingerprint(game: Game) -> str:
+    """The SHA-256 of ``game``'s record, written canonically (sorted keys, no spaces)."""
+    text = json.dumps(write_record(game), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def import_games(club: ClubRow, games: Sequence[Game]) -> list[GameRow]:
+    """Store ``games`` in the club, all of them or (on any error) none.
+
+    A game already imported into the club (the same record, names spelled as the club spells
+    them) is refused with :class:`AlreadyImported`, and so is one given twice in the batch.
+    """
+    rows, prints = [], []
     try:
         for game in games:
             setup = spelled_setup(club, game.setup)
-            rows.append(store.create(setup, game.events, club_id=club.id, commit=False).row)
+            loaded = store.create(setup, game.events, club_id=club.id, commit=False)
+            rows.append(loaded.row)
+            prints.append(fingerprint(loaded.game))
+        known = set(
+            db.session.scalars(
+                select(GameRow.fingerprint).where(
+                    GameRow.club_id == club.id, GameRow.fingerprint.in_(set(prints))
+                )
+            )
+        )
+        seen: set[str] = set()
+        for index, (row, printed) in enumerate(zip(rows, prints, strict=True)):
+            if printed in known or printed in seen:
+                raise AlreadyImported(index, printed in seen)
+            seen.add(printed)
+            row.fingerprint = printed
         db.session.commit()
     except BaseException:
         db.session.rollback()

@@ -49,6 +49,7 @@ from scorekeeper.web.clubs.forms import (
 from scorekeeper.web.clubs.keeping import (
     CLUB_EDIT,
     CLUB_WATCH,
+    AlreadyImported,
     ClubDoor,
     ClubDoorKind,
     ClubNotFound,
@@ -212,8 +213,12 @@ def import_games(key: str) -> Answer:
     if not data.strip():
         data = (form.text.data or "").encode("utf-8", "surrogatepass")
     try:
-        games = read_batch(data)
-        rows = keeping.import_games(door.club, games)
+        batch = read_batch(data)
+        rows = keeping.import_games(door.club, [game for _, game in batch])
+    except AlreadyImported as again:
+        why = "it is in this batch twice" if again.twice else "it is in the club already"
+        problem = BatchProblem(batch[again.index][0], f"this game was not imported: {why}.")
+        return render_template("clubs/import.html", batch=problem, **context), 422
     except BatchProblem as problem:
         return render_template("clubs/import.html", batch=problem, **context), 422
     except RosterProblem as problem:
