@@ -15,6 +15,8 @@ from flask import Flask, abort, session, url_for
 from werkzeug.routing import BaseConverter
 
 from scorekeeper.web import store
+from scorekeeper.web.clubs import keeping
+from scorekeeper.web.clubs.keeping import ClubNotFound
 from scorekeeper.web.loaded import EDIT, WATCH, Door, Loaded
 from scorekeeper.web.models import KEY_PATTERN, GameRow
 from scorekeeper.web.store import NotFound
@@ -96,7 +98,11 @@ def hides_game(path: str) -> bool:
     if club is not None:
         if club["watch"]:
             return True
-        return store.club_key_unknown(club["key"])
+        try:
+            keeping.find_club(club["key"])
+        except ClubNotFound:
+            return True
+        return False
     found = _KEYED_PATH.match(path)
     if found is None:
         return False

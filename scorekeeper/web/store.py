@@ -49,7 +49,7 @@ from scorekeeper.rules.entering import CannotTurn, next_hand, redone, turnable_l
 from scorekeeper.web import replayed
 from scorekeeper.web.extensions import db
 from scorekeeper.web.loaded import EDIT, WATCH, DoorKind, Loaded, door_kind
-from scorekeeper.web.models import ClubRow, EventRow, GameRow
+from scorekeeper.web.models import EventRow, GameRow
 from scorekeeper.web.models import now as _now
 
 
@@ -313,12 +313,6 @@ def find(key: str, kind: str = EDIT) -> GameRow:
     if row is None:
         raise NotFound(key)
     return row
-
-
-def club_key_unknown(edit_key: str) -> bool:
-    """Whether no club has ``edit_key`` as its edit key (a wrong method is then a 404)."""
-    found = db.session.scalar(select(ClubRow.id).where(ClubRow.edit_key == edit_key))
-    return found is None
 
 
 _GAMES = typed(Table, GameRow.__table__)
