@@ -169,9 +169,11 @@ def _spread_labels(lines: list[Line], top: float, bottom: float, gap: float = 11
 # -- the charts the site shows ----------------------------------------------------------------
 
 
-def game_chart(game: Game) -> LineChart:
+def game_chart(game: Game) -> LineChart | None:
     """A game's scores play by play: a line per side, a mark where each hand begins, the
-    target; in the game's units."""
+    target; in the game's units. None before the first tile is down (nothing to draw)."""
+    if not any(hand.plays for hand in game.hands):
+        return None
     steps = progression(game)
     unit = " in fives" if steps.in_fives else ""
     final = listed(

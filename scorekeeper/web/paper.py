@@ -353,7 +353,7 @@ def sheet(door: str, key: str) -> str:
         started_at=loaded.row.created_at,
         sheet=paper,
         tallies=tallies,
-        chart=game_chart(loaded.game) if any(h.plays for h in loaded.game.hands) else None,
+        chart=game_chart(loaded.game),
     )
 
 

@@ -391,8 +391,8 @@ class TableView:
     # -- the game as a whole ------------------------------------------------------------
 
     @cached_property
-    def score_chart(self) -> LineChart:
-        """The scores play by play, as a chart."""
+    def score_chart(self) -> LineChart | None:
+        """The scores play by play, as a chart (None before the first tile is down)."""
         return game_chart(self.game)
 
     @cached_property

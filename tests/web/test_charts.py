@@ -93,6 +93,7 @@ def test_round_ticks_cover_the_values_and_the_target() -> None:
 def test_the_game_chart_marks_each_hand_and_says_what_it_shows() -> None:
     game = read_record(json.loads((DATA / "hand_seven_five_two_hands.json").read_text()))
     chart = game_chart(game)
+    assert chart is not None
     assert [m.label for m in chart.marks] == ["Hand 1", "Hand 2"]
     assert "the target is" in chart.summary
     assert [line.name for line in chart.lines] == list(game.sides)
