@@ -16,7 +16,7 @@ from typing import Any
 
 from scorekeeper.rules.game import Game, Hand
 
-FACTS_FORMAT = 1
+FACTS_FORMAT = 2
 """Changes whenever what :class:`GameFacts` holds or means changes, so stored copies of an
 older shape are computed again instead of read."""
 
@@ -31,14 +31,11 @@ class SeatFacts:
     """Its highest single play, in points."""
     plays: int = 0
     """Tiles it played."""
-    hands: int = 0
-    """Hands it took part in (every hand begun)."""
     dominoes: int = 0
     """Hands it went out in."""
-    settled: int = 0
-    """Hands of it that were settled (what ``pips_left`` is averaged over)."""
     pips_left: int = 0
-    """The pips it still held at the ends of those hands, added up (0 when it went out)."""
+    """The pips it still held at the ends of the settled hands, added up (0 when it went
+    out)."""
     blocked_won: int = 0
     """Blocked hands in which it held the fewest pips (alone, or sharing a split)."""
 
@@ -56,6 +53,10 @@ class GameFacts:
     scores: tuple[int, ...]
     """Each side's score now, in the game's units."""
     hands: int
+    """Hands begun: every seat takes part in each."""
+    settled: int
+    """Hands settled: every seat's remaining pips were counted in each (what ``pips_left``
+    is averaged over)."""
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict to store (see :meth:`from_json`)."""
@@ -67,6 +68,7 @@ class GameFacts:
             "winner": self.winner,
             "scores": list(self.scores),
             "hands": self.hands,
+            "settled": self.settled,
         }
 
     @classmethod
@@ -81,6 +83,7 @@ class GameFacts:
             winner=data["winner"],
             scores=tuple(data["scores"]),
             hands=int(data["hands"]),
+            settled=int(data["settled"]),
         )
 
 
@@ -105,7 +108,7 @@ def game_facts(game: Game) -> GameFacts:
     best = [0] * seats
     plays = [0] * seats
     dominoes = [0] * seats
-    settled = [0] * seats
+    settled = 0
     pips_left = [0] * seats
     blocked_won = [0] * seats
     for hand in game.hands:
@@ -117,8 +120,8 @@ def game_facts(game: Game) -> GameFacts:
         if hand.went_out is not None and hand.result == "domino":
             dominoes[hand.went_out] += 1
         if hand.settlement is not None:
+            settled += 1
             for seat, pips in enumerate(hand.settlement.pips):
-                settled[seat] += 1
                 pips_left[seat] += pips
         for seat in _fewest(hand):
             blocked_won[seat] += 1
@@ -128,9 +131,7 @@ def game_facts(game: Game) -> GameFacts:
                 points=points[seat],
                 best_play=best[seat],
                 plays=plays[seat],
-                hands=len(game.hands),
                 dominoes=dominoes[seat],
-                settled=settled[seat],
                 pips_left=pips_left[seat],
                 blocked_won=blocked_won[seat],
             )
@@ -141,4 +142,5 @@ def game_facts(game: Game) -> GameFacts:
         winner=game.winner,
         scores=tuple(game.scores),
         hands=len(game.hands),
+        settled=settled,
     )

@@ -135,7 +135,7 @@ def test_the_wins_chart_counts_each_players_wins_game_by_game() -> None:
     def played(players: tuple[str, ...], winner: int, day: int) -> Played:
         seats = tuple(SeatFacts() for _ in players)
         sides = tuple(range(len(players)))
-        facts = GameFacts(seats, sides, False, winner, (0,) * len(players), 1)
+        facts = GameFacts(seats, sides, False, winner, (0,) * len(players), 1, 1)
         return Played(players, facts, datetime(2026, 11, day))
 
     assert wins_chart(standings([played(("Ann", "Bob"), 0, 1)])) is None  # one game: no chart
