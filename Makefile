@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench screenshots install
+.PHONY: run test lint bench screenshots install translations
 
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
@@ -30,7 +30,7 @@ test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
-	MYPYPATH=typings $(PY) -m mypy.stubtest flask_wtf --ignore-missing-stub
+	MYPYPATH=typings $(PY) -m mypy.stubtest flask_wtf flask_babel --ignore-missing-stub
 	$(VENV)/bin/pytest
 
 ## Run every benchmark in bench/ (replay speed, tap latency, page weight, live poll, club load); figures, not tests
@@ -41,3 +41,18 @@ bench: $(STAMP)
 ## Regenerate the README's phone screenshots in docs/screenshots/ (needs /usr/bin/chromium)
 screenshots: $(STAMP)
 	$(PY) -m tools.screenshots
+
+CATALOGS := scorekeeper/translations
+KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k lazy_gettext -k _l -k say -k say_n:1,2
+## Extract every message of the code and templates into messages.pot and update the sv and fil
+## catalogs (.po, kept in git); new messages arrive untranslated, which `make test` refuses
+translations: $(STAMP)
+	$(VENV)/bin/pybabel -q extract -F babel.cfg $(KEYWORDS) --no-wrap --sort-by-file --add-location=file \
+		--project "All Fives scorekeeper" --copyright-holder "All Fives scorekeeper" \
+		-o $(CATALOGS)/messages.pot .
+	@for lang in sv fil; do \
+		if [ -f $(CATALOGS)/$$lang/LC_MESSAGES/messages.po ]; then \
+			$(VENV)/bin/pybabel -q update --no-wrap --no-fuzzy-matching --ignore-obsolete \
+				-i $(CATALOGS)/messages.pot -d $(CATALOGS) -l $$lang; \
+		else $(VENV)/bin/pybabel -q init --no-wrap -i $(CATALOGS)/messages.pot -d $(CATALOGS) -l $$lang; fi; \
+	done

@@ -24,6 +24,7 @@ from scorekeeper.web import (
     extensions,
     fragments,
     idle,
+    languages,
     paper,
     pwa,
     ratelimits,
@@ -144,6 +145,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     ratelimits.init_app(app)
     compression.init_app(app)
     extensions.init_app(app)
+    languages.init_app(app)
     access.init_app(app)
     views.init_app(app)
     club_pages.init_app(app)

@@ -19,6 +19,8 @@ The rule ids, in the order in which they are named when several apply:
 
 from __future__ import annotations
 
+from scorekeeper.rules.messages import Message, say
+
 RULE_IDS: tuple[str, ...] = (
     "record",
     "game-over",
@@ -37,22 +39,28 @@ RULE_IDS: tuple[str, ...] = (
 
 
 class Refusal(Exception):
-    """An entry the referee refuses; ``rule`` is one of :data:`RULE_IDS`."""
+    """An entry the referee refuses; ``rule`` is one of :data:`RULE_IDS`.
+
+    ``said`` is why, as a :class:`Message` the site says in the reader's language;
+    ``message`` is the same in English, as the record and the replay output give it.
+    """
 
     rule: str
 
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(self, rule: str, message: Message | str) -> None:
         if rule not in RULE_IDS:
             raise ValueError(f"unknown rule id {rule!r}")
-        super().__init__(message)
+        said = message if isinstance(message, Message) else say(message)
+        super().__init__(str(said))
         self.rule = rule
-        self.message = message
+        self.said = said
+        self.message = str(said)
 
 
 class MalformedInput(Refusal):
     """The input itself is malformed (rule ``record``), before any rule of play is applied."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: Message | str) -> None:
         super().__init__("record", message)
 
 
@@ -63,7 +71,9 @@ class IllegalEntry(Refusal):
 class RecordRefusal(Refusal):
     """A refusal located in a game record: ``hand`` and ``event`` count from 1, or are None."""
 
-    def __init__(self, rule: str, message: str, hand: int | None, event: int | None) -> None:
+    def __init__(
+        self, rule: str, message: Message | str, hand: int | None, event: int | None
+    ) -> None:
         super().__init__(rule, message)
         self.hand = hand
         self.event = event

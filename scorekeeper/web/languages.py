@@ -1,0 +1,252 @@
+"""The site's languages: English, Svenska and Filipino, the languages of the game's rule texts.
+
+The language of a page is the ``lang`` cookie when it names one of :data:`LANGUAGES` (set by
+the switcher on every page, a plain link, so it works without JavaScript), else the best match
+for the browser's ``Accept-Language``, else English. Templates and views say their words with
+Flask-Babel's ``_``/``gettext``/``ngettext``; the referee's messages (refusals, explanations,
+settlement lines) arrive as :class:`~scorekeeper.rules.messages.Message` data and are said here
+with :func:`say`, in the same catalogs.
+
+The catalogs are ``scorekeeper/translations/<lang>/LC_MESSAGES/messages.po`` under version
+control (``make translations`` extracts the messages and updates them). They are compiled to
+``.mo`` files in the instance folder when the app starts, whenever a ``.po`` file is newer,
+so a compiled catalog is never stale and never committed.
+
+Machine contracts do not change with the language: URLs, ``data-*`` hooks and their values,
+rule ids, the game record, the replay output and the CSV's data cells.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from urllib.parse import urlencode
+
+from babel.lists import format_list
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    request,
+    url_for,
+)
+from flask_babel import Babel, force_locale, get_locale, get_translations, gettext
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers.response import Response as BaseResponse
+
+from scorekeeper.rules.messages import Listed, Message, said
+from scorekeeper.rules.wording import listed
+
+LANGUAGES: dict[str, str] = {"en": "English", "sv": "Svenska", "fil": "Filipino"}
+"""Each language the site speaks, by its code, named in its own words."""
+DEFAULT = "en"
+COOKIE = "lang"
+COOKIE_AGE = 365 * 24 * 3600
+CATALOGS = os.path.join(os.path.dirname(os.path.dirname(__file__)), "translations")
+"""Where the ``.po`` catalogs are kept (under version control)."""
+ALIASES = {"tl": "fil"}
+"""Language codes a browser may send for one of ours: Tagalog is Filipino's base."""
+
+bp = Blueprint("languages", __name__)
+babel = Babel()
+
+
+def language_of(accept: LanguageAccept) -> str:
+    """The first of :data:`LANGUAGES` the browser asks for, best quality first, or English.
+
+    A regional tag asks for its language (``sv-SE`` is Svenska), and Tagalog (``tl``) is
+    Filipino's base, so it asks for Filipino.
+    """
+    for value, quality in accept:  # highest quality first
+        base = value.replace("_", "-").split("-")[0].lower()
+        base = ALIASES.get(base, base)
+        if quality > 0 and base in LANGUAGES:
+            return base
+    return DEFAULT
+
+
+def select_language() -> str:
+    """This request's language: the reader's choice, else the browser's, else English."""
+    chosen = request.cookies.get(COOKIE)
+    if chosen in LANGUAGES:
+        return chosen
+    return language_of(request.accept_languages)
+
+
+def current() -> str:
+    """The code of the language this page is said in."""
+    locale = get_locale()
+    if locale is None:
+        return DEFAULT
+    code = str(locale)
+    return code if code in LANGUAGES else DEFAULT
+
+
+@dataclass(frozen=True)
+class _Reader:
+    """The referee's :class:`~scorekeeper.rules.messages.Language`, as this request reads."""
+
+    code: str
+
+    def gettext(self, text: str) -> str:
+        return str(get_translations().ugettext(text))
+
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        return str(get_translations().ungettext(singular, plural, count))
+
+    def number(self, value: int) -> str:
+        if self.code == DEFAULT:
+            return str(value)
+        # The sign as the language writes it, digits grouped as it groups them.
+        return format_decimal(value, locale=self.code)
+
+    def listed(self, items: Sequence[str]) -> str:
+        if self.code == DEFAULT:
+            return listed(items)
+        return format_list(list(items), locale=self.code)
+
+
+def say(message: object) -> str:
+    """A referee's message in this request's language; anything else (plain or lazy text) as
+    the text it is."""
+    if isinstance(message, Message | Listed):
+        return said(message, _Reader(current()))
+    return str(message)
+
+
+def said_list(items: Sequence[str]) -> str:
+    """Names or phrases joined as this request's language lists them ("Ann och Bob")."""
+    return _Reader(current()).listed(items)
+
+
+def versus(sides: Sequence[str]) -> str:
+    """The sides of a game facing each other, as a title says it ("Ann v Bob", "Ann mot Bob")."""
+    said = sides[0] if sides else ""
+    for side in sides[1:]:
+        said = gettext("%(sides)s v %(side)s", sides=said, side=side)
+    return said
+
+
+@contextmanager
+def speaking(code: str) -> Iterator[None]:
+    """Say everything inside in ``code`` (a sheet printed in another language)."""
+    with force_locale(code):
+        yield
+
+
+def _safe_next(target: str | None) -> str:
+    """Where the switcher returns to: a path of this site, never another site."""
+    if not target or not target.startswith("/") or target.startswith(("//", "/\\")):
+        return url_for("games.index")
+    return target
+
+
+@bp.get("/language/<code>")
+def choose(code: str) -> BaseResponse:
+    """Switch the site to ``code`` for this browser and go back to the page it came from."""
+    if code not in LANGUAGES:
+        abort(404)
+    response = redirect(_safe_next(request.args.get("next")), code=303)
+    response.set_cookie(
+        COOKIE,
+        code,
+        max_age=COOKIE_AGE,
+        httponly=True,
+        samesite="Lax",
+        secure=request.is_secure,
+    )
+    return response
+
+
+def _page_of(path: str) -> str:
+    """The page to go back to from ``path``: itself when it can be opened, else the page its
+    form was on (a refused play at ``/games/<key>/play`` goes back to ``/games/<key>``)."""
+    adapter = current_app.url_map.bind("localhost")
+    while path not in ("", "/"):
+        try:
+            adapter.match(path, method="GET")
+        except HTTPException:
+            path = path.rsplit("/", 1)[0]
+        else:
+            return path
+    return "/"
+
+
+def _switcher() -> list[dict[str, object]]:
+    """The switcher's links: each language, in its own name, back to this page (without a
+    ``lang`` of its own, such as a sheet printed in another language has)."""
+    if request.method == "GET":
+        query = urlencode(
+            [(name, value) for name, value in request.args.items(multi=True) if name != "lang"]
+        )
+        here = request.path + (f"?{query}" if query else "")
+    else:
+        here = _page_of(request.path)
+    chosen = current()
+    return [
+        {
+            "code": code,
+            "name": name,
+            "href": url_for("languages.choose", code=code, next=here),
+            "current": code == chosen,
+        }
+        for code, name in LANGUAGES.items()
+    ]
+
+
+def _vary(response: Response) -> Response:
+    """Pages differ by language: caches must key them by the cookie and the header."""
+    if response.mimetype in ("text/html", "text/csv", "application/manifest+json"):
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
+    return response
+
+
+def compile_catalogs(into: str) -> str:
+    """Compile every ``.po`` catalog newer than its ``.mo`` into ``into``; return ``into``.
+
+    Written to a temporary file and renamed, so workers starting together never read half a
+    catalog.
+    """
+    for code in LANGUAGES:
+        source = os.path.join(CATALOGS, code, "LC_MESSAGES", "messages.po")
+        if not os.path.exists(source):
+            continue
+        folder = os.path.join(into, code, "LC_MESSAGES")
+        target = os.path.join(folder, "messages.mo")
+        if os.path.exists(target) and os.path.getmtime(target) >= os.path.getmtime(source):
+            continue
+        os.makedirs(folder, exist_ok=True)
+        with open(source, "rb") as po:
+            catalog = read_po(po, locale=code)
+        descriptor, temporary = tempfile.mkstemp(dir=folder, suffix=".mo")
+        with os.fdopen(descriptor, "wb") as mo:
+            write_mo(mo, catalog, use_fuzzy=False)
+        os.replace(temporary, target)
+    return into
+
+
+def init_app(app: Flask) -> None:
+    """Speak the reader's language on every page; offer the switcher and ``say``."""
+    directory = compile_catalogs(os.path.join(app.instance_path, "translations"))
+    app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", directory)
+    babel.init_app(app, default_locale=DEFAULT, locale_selector=select_language)
+    app.jinja_env.policies["ext.i18n.trimmed"] = True
+    app.register_blueprint(bp)
+    app.add_template_filter(say, "say")
+    app.add_template_filter(versus, "versus")
+    app.after_request(_vary)
+
+    @app.context_processor
+    def languages() -> dict[str, object]:
+        return {"html_lang": current(), "language_links": _switcher}
