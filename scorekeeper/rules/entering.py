@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from scorekeeper.rules.errors import MalformedInput, Refusal
 from scorekeeper.rules.events import Event, Held, NewHand, Play, Settle
 from scorekeeper.rules.game import Game
+from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.tiles import Tile, parse_tile
 
 _PIPS = re.compile(r"^\d{1,4}$")
@@ -61,7 +62,16 @@ def redone(game: Game, events: Iterable[Event]) -> Game:
 
 
 class CannotTurn(Exception):
-    """The lead tile cannot be turned round now; the message says why, in plain words."""
+    """The lead tile cannot be turned round now; the message says why, in plain words.
+
+    ``said`` is why, as a :class:`Message` the site says in the reader's language; ``str()``
+    of the exception is the same in English.
+    """
+
+    def __init__(self, message: Message | str) -> None:
+        said = message if isinstance(message, Message) else say(message)
+        super().__init__(str(said))
+        self.said = said
 
 
 def turnable_lead(game: Game) -> int:
@@ -73,24 +83,39 @@ def turnable_lead(game: Game) -> int:
     """
     hand = game.hand
     if hand is None or game.phase == "lead":
-        raise CannotTurn("No hand is being played: there is no lead tile to turn.")
+        raise CannotTurn(say("No hand is being played: there is no lead tile to turn."))
     if game.phase != "play":
-        raise CannotTurn(f"Hand {hand.number} is over: its lead tile can no longer be turned.")
+        raise CannotTurn(
+            say("Hand %(hand)s is over: its lead tile can no longer be turned.", hand=hand.number)
+        )
     if not hand.plays:
-        leader = game.players[hand.leader]
-        raise CannotTurn(f"{leader} has not led hand {hand.number} yet: there is no tile to turn.")
+        raise CannotTurn(
+            say(
+                "%(leader)s has not led hand %(hand)s yet: there is no tile to turn.",
+                leader=game.players[hand.leader],
+                hand=hand.number,
+            )
+        )
     lead = hand.plays[0].tile
     if len(hand.plays) > 1:
         second = hand.plays[1]
         raise CannotTurn(
-            f"The lead {lead} can no longer be turned: {game.players[second.player]}'s "
-            f"{second.tile} is on the table. A lead can be turned only until the second tile "
-            "is played."
+            say(
+                "The lead %(tile)s can no longer be turned: %(player)s's %(second)s is on the "
+                "table. A lead can be turned only until the second tile is played.",
+                tile=str(lead),
+                player=game.players[second.player],
+                second=str(second.tile),
+            )
         )
     if lead.is_double:
         raise CannotTurn(
-            f"The lead {lead} is a double: it shows {lead.high} both ways, so there is "
-            "nothing to turn."
+            say(
+                "The lead %(tile)s is a double: it shows %(number)s both ways, so there is "
+                "nothing to turn.",
+                tile=str(lead),
+                number=lead.high,
+            )
         )
     events = game.events
     begun = max(i for i, event in enumerate(events) if isinstance(event, NewHand))
@@ -116,5 +141,11 @@ def parse_held(name: str, text: str) -> Held | None:
     except MalformedInput:
         raise Refusal(
             "remaining",
-            f'{name}: "{text}" is neither a pip total nor tiles written like "6-1 0-0".',
+            say(
+                '%(player)s: "%(given)s" is neither a pip total nor tiles written like '
+                '"%(example)s".',
+                player=name,
+                given=text,
+                example="6-1 0-0",
+            ),
         ) from None

@@ -5,7 +5,9 @@ open end after it and what that end contributed to the count (RULES.md section 6
 the count scored (section 7); for a draw or a pass, who, how many and what was left to draw,
 and whose turn is next; for a settlement, each player's pips, the rounding, the method and
 each side's change (section 8); for a new hand, who leads and why. The event that decided
-the game also gets the scores against the target.
+the game also gets the scores against the target. Every sentence is a
+:class:`~scorekeeper.rules.messages.Message`; house-rule names and values, tiles and end names
+are facts of it, said as they are in every language.
 
 The engine keeps only the current state, so the state around an earlier event is rebuilt by
 replaying the events before it; :func:`explain_all` explains a whole log in one replay.
@@ -23,9 +25,10 @@ from typing import Literal, get_args
 from scorekeeper.rules.events import Draw, Event, Held, LeadWay, NewHand, Pass, Play, Settle
 from scorekeeper.rules.game import Game, Hand, Scored
 from scorekeeper.rules.layout import Layout, Placed
+from scorekeeper.rules.messages import Fact, Message, said_list, say, say_n
 from scorekeeper.rules.options import LeadRule
 from scorekeeper.rules.settlement import Settlement, round_to_five
-from scorekeeper.rules.wording import listed, signed, tile_count, wins
+from scorekeeper.rules.wording import partnership, signed
 
 EventKind = Literal["new-hand", "play", "draw", "pass", "settle"]
 """An event's kind as the log shows it (its ``data-kind``)."""
@@ -40,15 +43,17 @@ class Explanation:
     to (from 1); ``event`` its number among the hand's plays, draws and passes as the record
     counts them (from 1; None for a new hand or a settlement). ``kind`` is one of
     :data:`KINDS`. ``winner`` is the side that this event made the winner of the game, or
-    None when the game was not decided by it.
+    None when the game was not decided by it. ``summary`` (one sentence) and ``lines`` (each
+    step of the judgement) are messages: ``str()`` is the English, and the site says them in
+    the reader's language, their numbers, names and tiles as facts.
     """
 
     index: int
     hand: int
     event: int | None
     kind: EventKind
-    summary: str
-    lines: tuple[str, ...]
+    summary: Message
+    lines: tuple[Message, ...]
     winner: int | None = None
 
 
@@ -120,7 +125,7 @@ def _explain_pushing(replayed: Game, events: list[Event]) -> list[Explanation]:
     return explanations
 
 
-def explain_last_play(game: Game) -> str:
+def explain_last_play(game: Game) -> Message:
     """The compact line the table shows after the last play: "W 3 + E 12 = 15: Ann +15".
 
     Open ends of a spinner that are still empty are left out; a lone lead reads
@@ -207,148 +212,250 @@ def _explain_pushed(game: Game, before: _Before) -> Explanation:
     return Explanation(index, hand.number, before.event, "pass", summary, lines)
 
 
+# -- the referee's recurring phrases -----------------------------------------------------------
+
+
+def _house(rule: str, value: str | int | None = None) -> Message:
+    """A house rule in force, named as the record spells it: "house rule get_in: 10"."""
+    if value is None:
+        return say("house rule %(rule)s", rule=rule)
+    return say("house rule %(rule)s: %(value)s", rule=rule, value=value)
+
+
+def _tiles(count: int) -> Message:
+    """A number of tiles, as :func:`~scorekeeper.rules.wording.tile_count` says it."""
+    return say_n("%(count)s tile", "%(count)s tiles", count)
+
+
+def _shows(end: str, pips: int) -> Message:
+    """What an open end shows: "W shows 6"."""
+    return say("%(end)s shows %(pips)s", end=end, pips=pips)
+
+
 # -- a new hand --------------------------------------------------------------------------------
 
 
-_WAYS: dict[LeadWay, str] = {
-    "lot": "by lot: the app picked a player at random",
-    "draw": "by the draw for the lead: each player drew a tile, the highest pip total leading",
-    "table": "at the table: the players agreed who leads",
+_WAYS: dict[LeadWay, Message] = {
+    "lot": say("by lot: the app picked a player at random"),
+    "draw": say("by the draw for the lead: each player drew a tile, the highest pip total leading"),
+    "table": say("at the table: the players agreed who leads"),
 }
-_SHORT_WAYS: dict[LeadWay, str] = {
-    "lot": "by lot",
-    "draw": "by the draw for the lead",
-    "table": "at the table",
+_SHORT_WAYS: dict[LeadWay, Message] = {
+    "lot": say("by lot"),
+    "draw": say("by the draw for the lead"),
+    "table": say("at the table"),
 }
 _HOUSE_WAY: dict[LeadRule, LeadWay] = {"lots": "lot", "draw-highest": "draw"}
 
 
-def _chosen_how(game: Game, chosen: LeadWay) -> str:
+def _chosen_how(game: Game, chosen: LeadWay) -> Message:
     """How a leader the rules left open was chosen, naming the house rule when it agrees."""
     rule = game.rules.lead
     how = _WAYS[chosen]
-    return f"{how} (house rule lead: {rule})" if _HOUSE_WAY.get(rule) == chosen else how
+    if _HOUSE_WAY.get(rule) == chosen:
+        return say("%(how)s (%(rule)s)", how=how, rule=_house("lead", rule))
+    return how
 
 
-def _not_recorded(game: Game) -> str:
+def _not_recorded(game: Game) -> Message:
     rule = game.rules.lead
-    return (
-        f"how the leader was chosen was not recorded "
-        f"(house rule lead: {rule}, {_SHORT_WAYS[_HOUSE_WAY[rule]]})"
+    return say(
+        "how the leader was chosen was not recorded (%(rule)s, %(way)s)",
+        rule=_house("lead", rule),
+        way=_SHORT_WAYS[_HOUSE_WAY[rule]],
     )
 
 
-def _new_hand(game: Game, hand: Hand, event: NewHand) -> tuple[str, tuple[str, ...]]:
+def _new_hand(game: Game, hand: Hand, event: NewHand) -> tuple[Message, tuple[Message, ...]]:
     """Who leads a hand, and how that leader was chosen: as recorded, never guessed."""
     leader = game.players[hand.leader]
-    lines: list[str] = []
+    lines: list[Message] = []
     previous = game.hands[-2] if hand.number > 1 else None
     chosen = event.chosen
     if previous is not None and previous.result == "domino" and previous.went_out is not None:
         lines.append(
-            f"{game.players[previous.went_out]} dominoed in hand {previous.number}, "
-            f"so {leader} leads hand {hand.number}."
+            say(
+                "%(player)s dominoed in hand %(previous)s, so %(leader)s leads hand %(hand)s.",
+                player=game.players[previous.went_out],
+                previous=previous.number,
+                leader=leader,
+                hand=hand.number,
+            )
         )
-        summary = f"Hand {hand.number} begins: {leader} leads (dominoed in hand {previous.number})."
+        summary = say(
+            "Hand %(hand)s begins: %(leader)s leads (dominoed in hand %(previous)s).",
+            hand=hand.number,
+            leader=leader,
+            previous=previous.number,
+        )
     else:
         if previous is None and chosen is None:
-            lines.append(f"{leader} leads the first hand; {_not_recorded(game)}.")
+            lines.append(
+                say(
+                    "%(leader)s leads the first hand; %(how)s.",
+                    leader=leader,
+                    how=_not_recorded(game),
+                )
+            )
         elif previous is None and chosen is not None:
-            lines.append(f"{leader} leads the first hand, chosen {_chosen_how(game, chosen)}.")
+            lines.append(
+                say(
+                    "%(leader)s leads the first hand, chosen %(how)s.",
+                    leader=leader,
+                    how=_chosen_how(game, chosen),
+                )
+            )
+        elif chosen is None:
+            lines.append(
+                say(
+                    "Hand %(blocked)s was blocked, so the leader of hand %(hand)s was chosen "
+                    "again: %(leader)s; %(how)s.",
+                    blocked=hand.number - 1,
+                    hand=hand.number,
+                    leader=leader,
+                    how=_not_recorded(game),
+                )
+            )
         else:
-            again = f"Hand {hand.number - 1} was blocked, so the leader of hand {hand.number}"
-            if chosen is None:
-                lines.append(f"{again} was chosen again: {leader}; {_not_recorded(game)}.")
-            else:
-                lines.append(f"{again} was chosen again, {_chosen_how(game, chosen)}: {leader}.")
-        how = f", chosen {_SHORT_WAYS[chosen]}." if chosen is not None else "."
-        summary = f"Hand {hand.number} begins: {leader} leads{how}"
+            lines.append(
+                say(
+                    "Hand %(blocked)s was blocked, so the leader of hand %(hand)s was chosen "
+                    "again, %(how)s: %(leader)s.",
+                    blocked=hand.number - 1,
+                    hand=hand.number,
+                    how=_chosen_how(game, chosen),
+                    leader=leader,
+                )
+            )
+        if chosen is None:
+            summary = say(
+                "Hand %(hand)s begins: %(leader)s leads.", hand=hand.number, leader=leader
+            )
+        else:
+            summary = say(
+                "Hand %(hand)s begins: %(leader)s leads, chosen %(how)s.",
+                hand=hand.number,
+                leader=leader,
+                how=_SHORT_WAYS[chosen],
+            )
     rules = game.rules
     lines.append(
-        f"Each player takes {tile_count(rules.hand_size)}; {tile_count(rules.boneyard_size)} "
-        "stay face down in the boneyard."
+        say(
+            "Each player takes %(hand)s; %(boneyard)s stay face down in the boneyard.",
+            hand=_tiles(rules.hand_size),
+            boneyard=_tiles(rules.boneyard_size),
+        )
     )
-    lines.append(f"{leader} may lead any tile, double or not.")
+    lines.append(say("%(leader)s may lead any tile, double or not.", leader=leader))
     return summary, tuple(lines)
 
 
 # -- a play ------------------------------------------------------------------------------------
 
 
-def _spinner_word(layout: Layout, placed: Placed) -> str:
+def _spinner_word(layout: Layout, placed: Placed) -> Message:
     first = layout.spinners[0].tile if layout.spinners else None
-    return "the spinner" if placed.tile == first else "a spinner"
+    return say("the spinner") if placed.tile == first else say("a spinner")
 
 
 def _not_counted(layout: Layout, placed: Placed) -> bool:
     return placed.spinner and not layout.spinner_counts
 
 
-def play_steps(layout: Layout, count: int, points: int) -> tuple[str, ...]:
+def play_steps(layout: Layout, count: int, points: int) -> tuple[Message, ...]:
     """Each open end's contribution, then the total and what it scores, in plain words.
 
     For example ("W 3", "E 6-6, the spinner at the tip, 12",
     "total 15, a multiple of five: +15").
     """
     shares = layout.contributions()
-    steps: list[str] = []
+    steps: list[Message] = []
     if len(layout.on_table) == 1 and shares:
         _, lead, value = shares[0]
         assert lead is not None
         if _not_counted(layout, lead):
             steps.append(
-                f"the lead {lead.tile} alone, {_spinner_word(layout, lead)}, does not count "
-                f"(house rule spinner_counts: no): {value}"
+                say(
+                    "the lead %(tile)s alone, %(spinner)s, does not count (%(rule)s): %(value)s",
+                    tile=str(lead.tile),
+                    spinner=_spinner_word(layout, lead),
+                    rule=_house("spinner_counts", "no"),
+                    value=value,
+                )
             )
         else:
-            steps.append(f"the lead {lead.tile} alone counts once: {value}")
+            steps.append(
+                say(
+                    "the lead %(tile)s alone counts once: %(value)s",
+                    tile=str(lead.tile),
+                    value=value,
+                )
+            )
     else:
         steps.extend(_end_step(layout, name, tip, value) for name, tip, value in shares)
     steps.append(_total_step(count, points))
     return tuple(steps)
 
 
-def _end_step(layout: Layout, name: str, tip: Placed | None, value: int) -> str:
+def _end_step(layout: Layout, name: str, tip: Placed | None, value: int) -> Message:
     if tip is None:
-        return f"{name} empty, {value}"
+        return say("%(end)s empty, %(value)s", end=name, value=value)
     if not tip.tile.is_double:
-        return f"{name} {value}"
+        return say("%(end)s %(value)s", end=name, value=value)
+    tile = str(tip.tile)
     if not tip.spinner:
-        return f"{name} {tip.tile}, a double at the tip, {value}"
+        return say(
+            "%(end)s %(tile)s, a double at the tip, %(value)s", end=name, tile=tile, value=value
+        )
     word = _spinner_word(layout, tip)
     if _not_counted(layout, tip):
-        return (
-            f"{name} {tip.tile}, {word} at the tip, does not count "
-            f"(house rule spinner_counts: no), {value}"
+        return say(
+            "%(end)s %(tile)s, %(spinner)s at the tip, does not count (%(rule)s), %(value)s",
+            end=name,
+            tile=tile,
+            spinner=word,
+            rule=_house("spinner_counts", "no"),
+            value=value,
         )
-    return f"{name} {tip.tile}, {word} at the tip, {value}"
+    return say(
+        "%(end)s %(tile)s, %(spinner)s at the tip, %(value)s",
+        end=name,
+        tile=tile,
+        spinner=word,
+        value=value,
+    )
 
 
-def _total_step(count: int, points: int) -> str:
+def _total_step(count: int, points: int) -> Message:
     if points:
-        return f"total {count}, a multiple of five: +{points}"
+        return say("total %(count)s, a multiple of five: +%(points)s", count=count, points=points)
     if count == 0:
-        return "total 0: no score"
-    return f"total {count}, not a multiple of five: no score"
+        return say("total 0: no score")
+    return say("total %(count)s, not a multiple of five: no score", count=count)
 
 
-def _compact_parts(layout: Layout) -> str:
+def _compact_parts(layout: Layout) -> Message:
     shares = layout.contributions()
     if len(layout.on_table) == 1 and shares:
         _, lead, value = shares[0]
         assert lead is not None
-        return f"{lead.tile} alone = {value}"
-    parts = [f"{name} {value}" for name, tip, value in shares if tip is not None]
-    return " + ".join(parts) + f" = {layout.count()}"
+        return say("%(tile)s alone = %(value)s", tile=str(lead.tile), value=value)
+    parts = " + ".join(f"{name} {value}" for name, tip, value in shares if tip is not None)
+    return say("%(ends)s = %(count)s", ends=parts, count=layout.count())
 
 
-def _compact(game: Game, hand: Hand, play_number: int) -> str:
+def _compact(game: Game, hand: Hand, play_number: int) -> Message:
     """The compact line for play ``play_number`` (from 0) of ``hand``, its last play so far."""
     scored = hand.plays[play_number]
-    text = _compact_parts(hand.layout)
-    if scored.points:
-        text += f": {game.players[scored.player]} +{scored.points}"
-    return text
+    count = _compact_parts(hand.layout)
+    if not scored.points:
+        return count
+    return say(
+        "%(count)s: %(player)s +%(points)s",
+        count=count,
+        player=game.players[scored.player],
+        points=scored.points,
+    )
 
 
 def _spelled(play: Play) -> str:
@@ -356,174 +463,335 @@ def _spelled(play: Play) -> str:
     return f"{tile.low}-{tile.high}" if play.flipped else str(tile)
 
 
-def _play(game: Game, hand: Hand, play: Play, before: _Before) -> tuple[str, tuple[str, ...]]:
+def _play(
+    game: Game, hand: Hand, play: Play, before: _Before
+) -> tuple[Message, tuple[Message, ...]]:
     scored = hand.plays[-1]
     name = game.players[play.player]
     layout = hand.layout
+    what: Message
     if scored.end is None:
-        west, east = layout.arms["W"].base, layout.arms["E"].base
-        what = f"{name} led {_spelled(play)} (W shows {west}, E shows {east})"
+        what = say(
+            "%(player)s led %(tile)s (%(west)s, %(east)s)",
+            player=name,
+            tile=_spelled(play),
+            west=_shows("W", layout.arms["W"].base),
+            east=_shows("E", layout.arms["E"].base),
+        )
     else:
-        what = f"{name} played {play.tile} on {scored.end}"
+        what = say(
+            "%(player)s played %(tile)s on %(end)s",
+            player=name,
+            tile=str(play.tile),
+            end=scored.end,
+        )
     steps = list(play_steps(layout, scored.count, scored.points))
     side = game.side_of(play.player)
+    team = game.sides[side]
     gain = gain_step(game, scored, before.scores[side])
     if gain is not None:
         steps[-1] = gain
     if scored.points and game.setup.in_partnership:
-        steps.append(f"{name} scores for {game.sides[side]}: {game.scores[side]}")
-    if game.winner is not None:
-        target = game.rules.target
         steps.append(
-            f"{game.sides[side]} {game.scores[side]} >= {target}: wins at once "
-            "(house rule win_check: immediate); the hand stops unsettled"
+            say(
+                "%(player)s scores for %(side)s: %(score)s",
+                player=name,
+                side=team,
+                score=game.scores[side],
+            )
+        )
+    if game.winner is not None:
+        steps.append(
+            say(
+                "%(side)s %(score)s >= %(target)s: wins at once (%(rule)s); "
+                "the hand stops unsettled",
+                side=team,
+                score=game.scores[side],
+                target=game.rules.target,
+                rule=_house("win_check", "immediate"),
+            )
         )
     elif hand.result == "domino":
-        steps.append(f"{name} played their last tile and dominoed: the hand is over")
-    summary = f"{what}: {_compact_parts(layout)}"
-    summary += f", {name} +{scored.points}" if scored.points else ", no score"
+        steps.append(
+            say("%(player)s played their last tile and dominoed: the hand is over", player=name)
+        )
+    return _play_summary(game, scored, what, layout, team), tuple(steps)
+
+
+def _play_summary(game: Game, scored: Scored, what: Message, layout: Layout, team: str) -> Message:
+    """ "Bob played 6-3 on W: W 3 + E 12 = 15, Bob +15.", and why a count scored nothing."""
+    count = _compact_parts(layout)
+    name = game.players[scored.player]
     if scored.voided == "not-in":
-        summary += f" ({game.sides[side]} is not in yet)"
-    elif scored.voided == "overshoot":
-        summary += f" (it would pass {game.rules.target})"
-    if game.winner is not None:
-        summary += f"; {wins(game.sides[side])} the game"
-    return summary + ".", tuple(steps)
+        return say(
+            "%(play)s: %(count)s, no score (%(side)s is not in yet).",
+            play=what,
+            count=count,
+            side=team,
+        )
+    if scored.voided == "overshoot":
+        return say(
+            "%(play)s: %(count)s, no score (it would pass %(target)s).",
+            play=what,
+            count=count,
+            target=game.rules.target,
+        )
+    if not scored.points:
+        return say("%(play)s: %(count)s, no score.", play=what, count=count)
+    facts: dict[str, Fact] = {
+        "play": what,
+        "count": count,
+        "player": name,
+        "points": scored.points,
+        "side": team,
+    }
+    if game.winner is None:
+        return say("%(play)s: %(count)s, %(player)s +%(points)s.", **facts)
+    if partnership(team):
+        return say("%(play)s: %(count)s, %(player)s +%(points)s; %(side)s win the game.", **facts)
+    return say("%(play)s: %(count)s, %(player)s +%(points)s; %(side)s wins the game.", **facts)
 
 
-def gain_step(game: Game, scored: Scored, before: int) -> str | None:
+def gain_step(game: Game, scored: Scored, before: int) -> Message | None:
     """The total's step when a house rule of section 9a changed what the play scored (in
     fives, not in yet, past an exact target), or None when it scored as the count says."""
     rules = game.rules
     count = scored.count
     if scored.voided == "not-in":
-        return (
-            f"total {count}, a multiple of five, but {game.sides[game.side_of(scored.player)]} "
-            f"needs {rules.get_in} to get in (house rule get_in): {count} does not count"
+        return say(
+            "total %(count)s, a multiple of five, but %(side)s needs %(needed)s to get in "
+            "(%(rule)s): %(count)s does not count",
+            count=count,
+            side=game.sides[game.side_of(scored.player)],
+            needed=rules.get_in,
+            rule=_house("get_in"),
         )
     if scored.voided == "overshoot":
-        return (
-            f"total {count}: {before} + {scored.earned} = {before + scored.earned} would pass "
-            f"{rules.target} (house rule exact_target): nothing scored"
+        return say(
+            "total %(count)s: %(score)s + %(earned)s = %(sum)s would pass %(target)s "
+            "(%(rule)s): nothing scored",
+            count=count,
+            score=before,
+            earned=scored.earned,
+            sum=before + scored.earned,
+            target=rules.target,
+            rule=_house("exact_target"),
         )
     if scored.points and rules.in_fives:
-        return f"total {count}, a multiple of five: {count} / 5 = +{scored.points} in fives"
+        return say(
+            "total %(count)s, a multiple of five: %(count)s / 5 = +%(points)s in fives",
+            count=count,
+            points=scored.points,
+        )
     return None
 
 
 # -- draws and passes --------------------------------------------------------------------------
 
 
-def _open_ends(layout: Layout) -> str:
-    return listed([f"{end.name} shows {end.shows}" for end in layout.ends()])
+def _open_ends(layout: Layout) -> Message:
+    return say(
+        "The open ends were %(ends)s.",
+        ends=said_list([_shows(end.name, end.shows) for end in layout.ends()]),
+    )
 
 
-def _reserve_note(game: Game, boneyard: int) -> str:
+def _kept(game: Game, boneyard: int) -> dict[str, Fact]:
+    """The tiles a reserve keeps out of the boneyard (house rule boneyard_reserve), as facts;
+    none without a reserve."""
     reserve = game.rules.boneyard_reserve
     if not reserve:
-        return ""
-    kept = min(boneyard, reserve)
-    return f" ({kept} kept in reserve, house rule boneyard_reserve: {reserve})"
+        return {}
+    return {"kept": min(boneyard, reserve), "rule": _house("boneyard_reserve", reserve)}
 
 
-def _draw(game: Game, hand: Hand, draw: Draw) -> tuple[str, tuple[str, ...]]:
+def _draw(game: Game, hand: Hand, draw: Draw) -> tuple[Message, tuple[Message, ...]]:
     name = game.players[draw.player]
     reserve = game.rules.boneyard_reserve
     before = hand.boneyard + draw.count
     could = max(0, before - reserve)
     can = max(0, hand.boneyard - reserve)
+    drawn = _tiles(draw.count)
+    kept = _kept(game, hand.boneyard)
+    if kept:
+        took = say(
+            "%(player)s drew %(tiles)s: %(could)s could be drawn before, %(can)s now "
+            "(%(kept)s kept in reserve, %(rule)s).",
+            player=name,
+            tiles=drawn,
+            could=could,
+            can=can,
+            **kept,
+        )
+    else:
+        took = say(
+            "%(player)s drew %(tiles)s: %(could)s could be drawn before, %(can)s now.",
+            player=name,
+            tiles=drawn,
+            could=could,
+            can=can,
+        )
+    if can:
+        still = say(
+            "It is still %(player)s's turn: a drawn tile that fits must be played at once; "
+            "otherwise draw again.",
+            player=name,
+        )
+    else:
+        still = say(
+            "It is still %(player)s's turn: a drawn tile that fits must be played at once; "
+            "otherwise pass, as nothing more can be drawn.",
+            player=name,
+        )
     lines = [
-        f"The open ends were {_open_ends(hand.layout)}.",
-        f"{name} drew {tile_count(draw.count)}: {could} could be drawn before, {can} now"
-        f"{_reserve_note(game, hand.boneyard)}.",
-        f"{name} now holds {tile_count(hand.held[draw.player])}.",
-        f"It is still {name}'s turn: a drawn tile that fits must be played at once; "
-        + ("otherwise draw again." if can else "otherwise pass, as nothing more can be drawn."),
+        _open_ends(hand.layout),
+        took,
+        say(
+            "%(player)s now holds %(tiles)s.",
+            player=name,
+            tiles=_tiles(hand.held[draw.player]),
+        ),
+        still,
     ]
-    summary = f"{name} drew {tile_count(draw.count)}; {can} left to draw; still {name}'s turn."
+    summary = say(
+        "%(player)s drew %(tiles)s; %(can)s left to draw; still %(player)s's turn.",
+        player=name,
+        tiles=drawn,
+        can=can,
+    )
     return summary, tuple(lines)
 
 
-def _pass(game: Game, hand: Hand, passing: Pass) -> tuple[str, tuple[str, ...]]:
+def _pass(game: Game, hand: Hand, passing: Pass) -> tuple[Message, tuple[Message, ...]]:
     name = game.players[passing.player]
     players = len(game.players)
+    kept = _kept(game, hand.boneyard)
+    if kept:
+        passed = say(
+            "%(player)s passed: nothing could be drawn (%(kept)s kept in reserve, %(rule)s).",
+            player=name,
+            **kept,
+        )
+    else:
+        passed = say("%(player)s passed: nothing could be drawn.", player=name)
     lines = [
-        f"The open ends were {_open_ends(hand.layout)}.",
-        f"{name} passed: nothing could be drawn{_reserve_note(game, hand.boneyard)}.",
-        f"Passes in a row: {hand.passes} of {players}.",
+        _open_ends(hand.layout),
+        passed,
+        say("Passes in a row: %(passes)s of %(players)s.", passes=hand.passes, players=players),
     ]
     if hand.result == "blocked":
-        lines.append(f"Every player has passed in turn: the hand is blocked ({players} passes).")
-        summary = f"{name} passed; the hand is blocked."
+        lines.append(
+            say(
+                "Every player has passed in turn: the hand is blocked (%(players)s passes).",
+                players=players,
+            )
+        )
+        summary = say("%(player)s passed; the hand is blocked.", player=name)
     else:
         nxt = game.players[hand.turn]
-        lines.append(f"Next: {nxt}'s turn.")
-        summary = f"{name} passed; {nxt}'s turn."
+        lines.append(say("Next: %(player)s's turn.", player=nxt))
+        summary = say("%(player)s passed; %(next)s's turn.", player=name, next=nxt)
     return summary, tuple(lines)
 
 
 # -- a settlement ------------------------------------------------------------------------------
 
 
-def _held_text(held: Held | None, pips: int) -> str:
+def _held_text(held: Held | None, pips: int) -> Fact:
     if isinstance(held, tuple) and held:
         return f"{' '.join(str(t) for t in held)} = {pips}"
-    return str(pips)
+    return pips
 
 
-def _player_line(game: Game, hand: Hand, held: Held | None, seat: int, tail: str) -> str:
-    name = game.players[seat]
-    assert hand.settlement is not None
-    pips = hand.settlement.pips[seat]
-    if hand.went_out == seat:
-        return f"{name} dominoed and holds 0{tail}"
-    return f"{name} holds {_held_text(held, pips)}{tail}"
-
-
-def _deduct_lines(game: Game, hand: Hand, event: Settle, s: Settlement) -> list[str]:
+def _deduct_lines(game: Game, hand: Hand, event: Settle, s: Settlement) -> list[Message]:
     lines = [
-        "Settled by deduct-own (house rule settlement): each player's own pips, rounded to "
-        "the nearest five, come off their own side's score."
+        say(
+            "Settled by %(method)s (%(rule)s): each player's own pips, rounded to the nearest "
+            "five, come off their own side's score.",
+            method="deduct-own",
+            rule=_house("settlement"),
+        )
     ]
     for seat in range(len(game.players)):
+        name = game.players[seat]
         if hand.went_out == seat:
-            lines.append(_player_line(game, hand, None, seat, ": nothing off"))
+            lines.append(say("%(player)s dominoed and holds 0: nothing off", player=name))
             continue
-        off = s.rounded[seat] // 5 if s.in_fives else s.rounded[seat]
-        tail = f", rounds to {s.rounded[seat]}"
-        tail += f", {s.rounded[seat]} / 5 in fives: {signed(-off)}" if s.in_fives else ""
-        tail += "" if s.in_fives else f": {signed(-s.rounded[seat])}"
+        rounded = s.rounded[seat]
+        facts: dict[str, Fact] = {
+            "player": name,
+            "pips": _held_text(event.remaining.get(seat), s.pips[seat]),
+            "rounded": rounded,
+            "change": signed(-(rounded // 5 if s.in_fives else rounded)),
+        }
         if game.setup.in_partnership:
-            tail += f" for {game.sides[game.side_of(seat)]}"
-        lines.append(_player_line(game, hand, event.remaining.get(seat), seat, tail))
+            facts["side"] = game.sides[game.side_of(seat)]
+            if s.in_fives:
+                line = say(
+                    "%(player)s holds %(pips)s, rounds to %(rounded)s, %(rounded)s / 5 in "
+                    "fives: %(change)s for %(side)s",
+                    **facts,
+                )
+            else:
+                line = say(
+                    "%(player)s holds %(pips)s, rounds to %(rounded)s: %(change)s for %(side)s",
+                    **facts,
+                )
+        elif s.in_fives:
+            line = say(
+                "%(player)s holds %(pips)s, rounds to %(rounded)s, %(rounded)s / 5 in fives: "
+                "%(change)s",
+                **facts,
+            )
+        else:
+            line = say("%(player)s holds %(pips)s, rounds to %(rounded)s: %(change)s", **facts)
+        lines.append(line)
     return lines
 
 
-def _collector_line(game: Game, hand: Hand, s: Settlement) -> str:
+def _collector_line(game: Game, hand: Hand, s: Settlement) -> Message:
     if s.collector is not None and hand.result == "domino":
-        return f"{game.players[s.collector]} dominoed and collects."
+        return say("%(player)s dominoed and collects.", player=game.players[s.collector])
     fewest = min(s.pips)
     lowest = [game.players[seat] for seat, pips in enumerate(s.pips) if pips == fewest]
     if s.split:
-        return (
-            f"The hand was blocked: {listed(lowest)} tie for the fewest pips ({fewest}) and "
-            "share the others' pips (house rule blocked_tie: split)."
+        return say(
+            "The hand was blocked: %(players)s tie for the fewest pips (%(pips)s) and share the "
+            "others' pips (%(rule)s).",
+            players=said_list(lowest),
+            pips=fewest,
+            rule=_house("blocked_tie", "split"),
         )
     if s.collector is None:
-        return (
-            f"The hand was blocked: {listed(lowest)} tie for the fewest pips ({fewest}): "
-            "nobody collects."
+        return say(
+            "The hand was blocked: %(players)s tie for the fewest pips (%(pips)s): "
+            "nobody collects.",
+            players=said_list(lowest),
+            pips=fewest,
         )
-    return f"The hand was blocked: {lowest[0]} holds the fewest pips ({fewest}) and collects."
+    return say(
+        "The hand was blocked: %(player)s holds the fewest pips (%(pips)s) and collects.",
+        player=lowest[0],
+        pips=fewest,
+    )
 
 
-def _collect_lines(game: Game, hand: Hand, event: Settle, s: Settlement) -> list[str]:
+def _collect_lines(game: Game, hand: Hand, event: Settle, s: Settlement) -> list[Message]:
     lines = [
-        "Settled by winner-collects (house rule settlement): the winner of the hand scores "
-        "the pips the other sides hold less their own, rounded to the nearest five."
+        say(
+            "Settled by %(method)s (%(rule)s): the winner of the hand scores the pips the other "
+            "sides hold less their own, rounded to the nearest five.",
+            method="winner-collects",
+            rule=_house("settlement"),
+        )
     ]
     for seat in range(len(game.players)):
-        lines.append(_player_line(game, hand, event.remaining.get(seat), seat, "."))
+        name = game.players[seat]
+        if hand.went_out == seat:
+            lines.append(say("%(player)s dominoed and holds 0.", player=name))
+        else:
+            pips = _held_text(event.remaining.get(seat), s.pips[seat])
+            lines.append(say("%(player)s holds %(pips)s.", player=name, pips=pips))
     lines.append(_collector_line(game, hand, s))
     if s.split:
         return lines + _split_lines(game, s)
@@ -534,86 +802,168 @@ def _collect_lines(game: Game, hand: Hand, event: Settle, s: Settlement) -> list
     name = game.players[winner]
     others = [seat for seat in range(len(game.players)) if game.side_of(seat) != side]
     total = sum(s.pips[seat] for seat in others)
-    shown = listed([f"{game.players[seat]} {s.pips[seat]}" for seat in others])
     own = s.pips[winner]
-    floor = " (never below 0)" if total - own < 0 else ""
-    lines.append(
-        f"The other sides hold {total} ({shown}); less {name}'s own {own}: {s.collected}{floor}."
-    )
+    facts: dict[str, Fact] = {
+        "total": total,
+        "held": said_list([f"{game.players[seat]} {s.pips[seat]}" for seat in others]),
+        "player": name,
+        "own": own,
+        "collected": s.collected,
+    }
+    if total - own < 0:
+        lines.append(
+            say(
+                "The other sides hold %(total)s (%(held)s); less %(player)s's own %(own)s: "
+                "%(collected)s (never below 0).",
+                **facts,
+            )
+        )
+    else:
+        lines.append(
+            say(
+                "The other sides hold %(total)s (%(held)s); less %(player)s's own %(own)s: "
+                "%(collected)s.",
+                **facts,
+            )
+        )
     for seat in range(len(game.players)):
         if seat != winner and game.side_of(seat) == side:
             lines.append(
-                f"{game.players[seat]} is {name}'s partner: their {s.pips[seat]} neither "
-                "adds nor subtracts."
+                say(
+                    "%(partner)s is %(player)s's partner: their %(pips)s neither adds nor "
+                    "subtracts.",
+                    partner=game.players[seat],
+                    player=name,
+                    pips=s.pips[seat],
+                )
             )
     rounded = round_to_five(s.collected)
-    lines.append(f"{s.collected} rounds to {rounded}.")
+    lines.append(
+        say("%(collected)s rounds to %(rounded)s.", collected=s.collected, rounded=rounded)
+    )
     lines.extend(_in_fives_lines(s, rounded))
     lines.extend(_voided_lines(game, s, side))
-    for_side = f" for {game.sides[side]}" if game.sides[side] != name else ""
-    lines.append(f"{name} collects {signed(s.changes[side])}{for_side}.")
+    change = signed(s.changes[side])
+    if game.sides[side] != name:
+        lines.append(
+            say(
+                "%(player)s collects %(change)s for %(side)s.",
+                player=name,
+                change=change,
+                side=game.sides[side],
+            )
+        )
+    else:
+        lines.append(say("%(player)s collects %(change)s.", player=name, change=change))
     return lines
 
 
-def _in_fives_lines(s: Settlement, rounded: int) -> list[str]:
+def _in_fives_lines(s: Settlement, rounded: int) -> list[Message]:
     if s.in_fives:
-        return [f"In fives (house rule units: fives): {rounded} / 5 = {rounded // 5}."]
-    if s.bonus_in_fives:
-        return [f"In fives (house rule bonus_in_fives: yes): {rounded} / 5 = {rounded // 5}."]
-    return []
+        rule = _house("units", "fives")
+    elif s.bonus_in_fives:
+        rule = _house("bonus_in_fives", "yes")
+    else:
+        return []
+    return [
+        say(
+            "In fives (%(rule)s): %(points)s / 5 = %(fives)s.",
+            rule=rule,
+            points=rounded,
+            fives=rounded // 5,
+        )
+    ]
 
 
-def _voided_lines(game: Game, s: Settlement, side: int) -> list[str]:
+def _voided_lines(game: Game, s: Settlement, side: int) -> list[Message]:
     """Why a side's gain scored nothing (house rules get_in and exact_target)."""
     if not s.voided or s.voided[side] is None:
         return []
     earned = s.earned[side]
     if s.voided[side] == "not-in":
         return [
-            f"{game.sides[side]} is not in yet (house rule get_in: {game.rules.get_in}): "
-            f"the {earned} does not count."
+            say(
+                "%(side)s is not in yet (%(rule)s): the %(earned)s does not count.",
+                side=game.sides[side],
+                rule=_house("get_in", game.rules.get_in),
+                earned=earned,
+            )
         ]
     assert s.voided[side] == "overshoot"
     score = game.scores[side] - s.changes[side]
     return [
-        f"{score} + {earned} = {score + earned} would pass {game.rules.target} "
-        f"(house rule exact_target): nothing scored."
+        say(
+            "%(score)s + %(earned)s = %(sum)s would pass %(target)s (%(rule)s): nothing scored.",
+            score=score,
+            earned=earned,
+            sum=score + earned,
+            target=game.rules.target,
+            rule=_house("exact_target"),
+        )
     ]
 
 
-def _split_lines(game: Game, s: Settlement) -> list[str]:
+def _split_lines(game: Game, s: Settlement) -> list[Message]:
     """How the tied players of a blocked hand shared the others' pips."""
     others = [seat for seat in range(len(game.players)) if seat not in s.split]
     total = sum(s.pips[seat] for seat in others)
-    shown = listed([f"{game.players[seat]} {s.pips[seat]}" for seat in others])
     k = len(s.split)
-    exact = f"{total // k}" if total % k == 0 else f"{total / k:g}"
     lines = [
-        f"The others hold {total} ({shown}): each of the {k} tied players gets {total} / {k} "
-        f"= {exact}, rounded to the nearest five (a half up): {s.share}."
+        say(
+            "The others hold %(total)s (%(held)s): each of the %(tied)s tied players gets "
+            "%(total)s / %(tied)s = %(share)s, rounded to the nearest five (a half up): "
+            "%(rounded)s.",
+            total=total,
+            held=said_list([f"{game.players[seat]} {s.pips[seat]}" for seat in others]),
+            tied=k,
+            share=total // k if total % k == 0 else f"{total / k:g}",
+            rounded=s.share,
+        )
     ]
     lines.extend(_in_fives_lines(s, s.share))
     for seat in s.split:
         side = game.side_of(seat)
         lines.extend(_voided_lines(game, s, side))
-        lines.append(f"{game.players[seat]} collects {signed(s.changes[side])}.")
+        lines.append(
+            say(
+                "%(player)s collects %(change)s.",
+                player=game.players[seat],
+                change=signed(s.changes[side]),
+            )
+        )
     return lines
 
 
-def _target_line(game: Game) -> str:
+def _target_line(game: Game) -> Message:
     target = game.rules.target
     scores = game.scores
     best = max(scores)
     if game.winner is not None:
         side = game.winner
-        return f"{game.sides[side]} {scores[side]} >= {target}: wins"
+        return say(
+            "%(side)s %(score)s >= %(target)s: wins",
+            side=game.sides[side],
+            score=scores[side],
+            target=target,
+        )
     if best >= target:
         tied = [game.sides[side] for side, score in enumerate(scores) if score == best]
-        return f"{listed(tied)} tied at {best} (target {target}): another hand"
-    return f"nobody has reached {target} (highest {best}): another hand"
+        return say(
+            "%(sides)s tied at %(score)s (target %(target)s): another hand",
+            sides=said_list(tied),
+            score=best,
+            target=target,
+        )
+    return say(
+        "nobody has reached %(target)s (highest %(score)s): another hand",
+        target=target,
+        score=best,
+    )
 
 
-def _settle(game: Game, hand: Hand, event: Settle, before: _Before) -> tuple[str, tuple[str, ...]]:
+def _settle(
+    game: Game, hand: Hand, event: Settle, before: _Before
+) -> tuple[Message, tuple[Message, ...]]:
     s = hand.settlement
     assert s is not None
     if s.method == "deduct-own":
@@ -627,11 +977,27 @@ def _settle(game: Game, hand: Hand, event: Settle, before: _Before) -> tuple[str
         f"{side} {old} -> {new}"
         for side, old, new in zip(game.sides, before.scores, game.scores, strict=True)
     )
-    lines.append(f"Changes: {changes}.")
-    lines.append(f"Scores: {scores}.")
+    lines.append(say("Changes: %(changes)s.", changes=changes))
+    lines.append(say("Scores: %(scores)s.", scores=scores))
     lines.append(_target_line(game))
-    summary = f"Hand {hand.number} settled: {changes}."
-    if game.winner is not None:
+    if game.winner is None:
+        summary = say("Hand %(hand)s settled: %(changes)s.", hand=hand.number, changes=changes)
+    else:
         side = game.winner
-        summary += f" {wins(game.sides[side])} the game with {game.scores[side]}."
+        facts: dict[str, Fact] = {
+            "hand": hand.number,
+            "changes": changes,
+            "side": game.sides[side],
+            "score": game.scores[side],
+        }
+        if partnership(game.sides[side]):
+            summary = say(
+                "Hand %(hand)s settled: %(changes)s. %(side)s win the game with %(score)s.",
+                **facts,
+            )
+        else:
+            summary = say(
+                "Hand %(hand)s settled: %(changes)s. %(side)s wins the game with %(score)s.",
+                **facts,
+            )
     return summary, tuple(lines)

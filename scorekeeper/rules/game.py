@@ -22,11 +22,11 @@ from typing import Literal
 from scorekeeper.rules.errors import IllegalEntry, MalformedInput
 from scorekeeper.rules.events import LEAD_WAYS, Draw, Event, NewHand, Pass, Play, Settle
 from scorekeeper.rules.gains import Voided, gets_in, play_gain, play_points, starts_in
-from scorekeeper.rules.layout import Layout, is_arm_name
+from scorekeeper.rules.layout import Layout, is_arm_name, not_an_end
+from scorekeeper.rules.messages import Fact, Listed, Message, said_list, say, say_n
 from scorekeeper.rules.settlement import Settlement, check_remaining, settle
 from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import Tile
-from scorekeeper.rules.wording import listed, tile_count
 
 Phase = Literal["lead", "play", "settle", "over"]
 """Where a game is: a hand is to be led, played, or settled, or the game is over."""
@@ -229,7 +229,7 @@ class Game:
         elif isinstance(event, Settle):
             self._apply_settle(event, self._check_settle(event))
         else:
-            raise MalformedInput(f"{event!r} is not an event.")
+            raise MalformedInput(say("%(event)s is not an event.", event=repr(event)))
         self.events.append(event)
 
     def check(self, event: Event) -> None:
@@ -245,7 +245,7 @@ class Game:
         elif isinstance(event, Settle):
             self._check_settle(event)
         else:
-            raise MalformedInput(f"{event!r} is not an event.")
+            raise MalformedInput(say("%(event)s is not an event.", event=repr(event)))
 
     def pop(self) -> Event:
         """Undo the last event and return it; this replays the current hand, not the game."""
@@ -295,9 +295,9 @@ class Game:
 
     def _check_seat(self, seat: object) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise MalformedInput(f"{seat!r} is not a seat.")
+            raise MalformedInput(say("%(seat)s is not a seat.", seat=repr(seat)))
         if not 0 <= seat < len(self.setup.players):
-            raise MalformedInput(f"There is no seat {seat + 1} at this table.")
+            raise MalformedInput(say("There is no seat %(seat)s at this table.", seat=seat + 1))
 
     def _check_turn(self, seat: int, action: Turn) -> Hand:
         """Rules game-over, hand-over, lead and turn, common to plays, draws and passes."""
@@ -306,56 +306,140 @@ class Game:
             raise IllegalEntry("game-over", self._game_over_message())
         hand = self.hand
         if hand is None:
-            raise IllegalEntry("lead", "Hand 1 has not begun: choose who leads it first.")
+            raise IllegalEntry("lead", say("Hand 1 has not begun: choose who leads it first."))
+        player = self._name(seat)
         if hand.settlement is not None:
+            settled: dict[str, Fact] = {
+                "hand": hand.number,
+                "player": player,
+                "next": hand.number + 1,
+            }
             raise IllegalEntry(
                 "hand-over",
-                f"Hand {hand.number} is over and settled: {self._name(seat)} cannot {action} "
-                f"until hand {hand.number + 1} is led.",
+                _by_action(
+                    action,
+                    play=say(
+                        "Hand %(hand)s is over and settled: %(player)s cannot play "
+                        "until hand %(next)s is led.",
+                        **settled,
+                    ),
+                    draw=say(
+                        "Hand %(hand)s is over and settled: %(player)s cannot draw "
+                        "until hand %(next)s is led.",
+                        **settled,
+                    ),
+                    pass_=say(
+                        "Hand %(hand)s is over and settled: %(player)s cannot pass "
+                        "until hand %(next)s is led.",
+                        **settled,
+                    ),
+                ),
             )
         if hand.is_over:
+            over: dict[str, Fact] = {
+                "hand": hand.number,
+                "how": self._how_it_ended(hand),
+                "player": player,
+            }
             raise IllegalEntry(
                 "hand-over",
-                f"Hand {hand.number} is over ({self._how_it_ended(hand)}): "
-                f"{self._name(seat)} cannot {action}. Enter what each player still holds.",
+                _by_action(
+                    action,
+                    play=say(
+                        "Hand %(hand)s is over (%(how)s): %(player)s cannot play. "
+                        "Enter what each player still holds.",
+                        **over,
+                    ),
+                    draw=say(
+                        "Hand %(hand)s is over (%(how)s): %(player)s cannot draw. "
+                        "Enter what each player still holds.",
+                        **over,
+                    ),
+                    pass_=say(
+                        "Hand %(hand)s is over (%(how)s): %(player)s cannot pass. "
+                        "Enter what each player still holds.",
+                        **over,
+                    ),
+                ),
             )
         if not hand.plays:
-            leader = self._name(hand.leader)
+            leads: dict[str, Fact] = {
+                "leader": self._name(hand.leader),
+                "hand": hand.number,
+                "player": player,
+            }
             if seat != hand.leader:
                 raise IllegalEntry(
                     "lead",
-                    f"{leader} leads hand {hand.number}: {self._name(seat)} cannot {action} "
-                    f"before {leader} has led a tile.",
+                    _by_action(
+                        action,
+                        play=say(
+                            "%(leader)s leads hand %(hand)s: %(player)s cannot play "
+                            "before %(leader)s has led a tile.",
+                            **leads,
+                        ),
+                        draw=say(
+                            "%(leader)s leads hand %(hand)s: %(player)s cannot draw "
+                            "before %(leader)s has led a tile.",
+                            **leads,
+                        ),
+                        pass_=say(
+                            "%(leader)s leads hand %(hand)s: %(player)s cannot pass "
+                            "before %(leader)s has led a tile.",
+                            **leads,
+                        ),
+                    ),
                 )
-            if action != "play":
+            if action == "draw":
                 raise IllegalEntry(
                     "lead",
-                    f"{leader} leads hand {hand.number} and starts it by playing a tile, "
-                    f"not by {'drawing' if action == 'draw' else 'passing'}.",
+                    say(
+                        "%(leader)s leads hand %(hand)s and starts it by playing a tile, "
+                        "not by drawing.",
+                        leader=leads["leader"],
+                        hand=hand.number,
+                    ),
+                )
+            if action == "pass":
+                raise IllegalEntry(
+                    "lead",
+                    say(
+                        "%(leader)s leads hand %(hand)s and starts it by playing a tile, "
+                        "not by passing.",
+                        leader=leads["leader"],
+                        hand=hand.number,
+                    ),
                 )
         if seat != hand.turn:
             raise IllegalEntry(
-                "turn", f"It is {self._name(hand.turn)}'s turn, not {self._name(seat)}'s."
+                "turn",
+                say(
+                    "It is %(turn)s's turn, not %(player)s's.",
+                    turn=self._name(hand.turn),
+                    player=player,
+                ),
             )
         return hand
 
     def _check_play(self, play: Play) -> str | None:
         """Check a play; return the end it goes on (None for the lead)."""
         if not isinstance(play.tile, Tile):
-            raise MalformedInput(f"{play.tile!r} is not a tile.")
+            raise MalformedInput(say("%(tile)s is not a tile.", tile=repr(play.tile)))
         if play.end is not None and (not isinstance(play.end, str) or not is_arm_name(play.end)):
-            raise MalformedInput(
-                f"{play.end!r} is not an end: the ends are W, E, N, S, and d-d:N or d-d:S "
-                "for a later spinner d-d."
-            )
+            raise MalformedInput(not_an_end(repr(play.end)))
         hand = self._check_turn(play.player, "play")
         player, tile, layout = self._name(play.player), play.tile, hand.layout
         if tile in layout.on_table:
             by = self._name(hand.played_by[tile])
             raise IllegalEntry(
                 "tile-unique",
-                f"{tile} is already on the table ({by} played it in hand {hand.number}); "
-                "each tile is in the set once.",
+                say(
+                    "%(tile)s is already on the table (%(player)s played it in hand %(hand)s); "
+                    "each tile is in the set once.",
+                    tile=str(tile),
+                    player=by,
+                    hand=hand.number,
+                ),
             )
         if layout.lead is None:
             return None
@@ -365,47 +449,113 @@ class Game:
             if spinner is None:
                 raise IllegalEntry("end-unknown", self._unknown_end_message(layout, end))
             covered = layout.spinner_sides_covered(spinner)
-            sides = " or ".join(layout.spinner_side_arms(spinner))
+            sides = layout.spinner_side_arms(spinner)
+            closed: dict[str, Fact] = {
+                "end": end,
+                "spinner": str(spinner.tile),
+                "covered": covered,
+                "side": sides[0],
+            }
+            if len(sides) == 2:
+                raise IllegalEntry(
+                    "spinner-sides",
+                    say(
+                        "%(end)s is an end of the spinner %(spinner)s, which opens only once "
+                        "both its sides are covered (%(covered)s of 2 are): play on %(side)s "
+                        "or %(other)s first.",
+                        **closed,
+                        other=sides[1],
+                    ),
+                )
             raise IllegalEntry(
                 "spinner-sides",
-                f"{end} is an end of the spinner {spinner.tile}, which opens only once both "
-                f"its sides are covered ({covered} of 2 are): play on {sides} first.",
+                say(
+                    "%(end)s is an end of the spinner %(spinner)s, which opens only once "
+                    "both its sides are covered (%(covered)s of 2 are): play on %(side)s first.",
+                    **closed,
+                ),
             )
         if end is not None:
             shows = layout.arms[end].value
             if not tile.has(shows):
                 raise IllegalEntry(
                     "match",
-                    f"{player}'s {tile} does not match the {end} end, which shows {shows}. "
-                    + self._fits_sentence(layout, layout.fits(tile)),
+                    say(
+                        "%(player)s's %(tile)s does not match the %(end)s end, which shows "
+                        "%(shows)s. %(fits)s",
+                        player=player,
+                        tile=str(tile),
+                        end=end,
+                        shows=shows,
+                        fits=self._fits_sentence(layout, layout.fits(tile)),
+                    ),
                 )
             return end
         fits = layout.fits(tile)
         if not fits:
             raise IllegalEntry(
                 "match",
-                f"{player}'s {tile} fits no open end: {self._ends_text(layout)}.",
+                say(
+                    "%(player)s's %(tile)s fits no open end: %(ends)s.",
+                    player=player,
+                    tile=str(tile),
+                    ends=self._ends_text(layout),
+                ),
             )
         if len(fits) > 1:
-            shown = listed([f"{name} (shows {layout.arms[name].value})" for name in fits])
             raise IllegalEntry(
-                "end-ambiguous", f"{player}'s {tile} fits {shown}: name the end to play it on."
+                "end-ambiguous",
+                say(
+                    "%(player)s's %(tile)s fits %(fits)s: name the end to play it on.",
+                    player=player,
+                    tile=str(tile),
+                    fits=self._ends_shown(layout, fits),
+                ),
             )
         return fits[0]
 
     def _check_draw(self, draw: Draw) -> None:
         if isinstance(draw.count, bool) or not isinstance(draw.count, int) or draw.count < 1:
-            raise MalformedInput(f"A draw takes 1 or more tiles, not {draw.count!r}.")
+            raise MalformedInput(
+                say("A draw takes 1 or more tiles, not %(given)s.", given=repr(draw.count))
+            )
         hand = self._check_turn(draw.player, "draw")
         can = max(0, hand.boneyard - self.rules.boneyard_reserve)
         if draw.count > can:
             player = self._name(draw.player)
-            asked = "a tile" if draw.count == 1 else f"{draw.count} tiles"
-            left = f"only {tile_count(can)} can be drawn" if can else "the boneyard is empty"
+            left: Message
             if self.rules.boneyard_reserve and hand.boneyard:
-                left += f" ({min(hand.boneyard, self.rules.boneyard_reserve)} kept in reserve)"
-            then = f"{player} must pass if no tile fits" if can == 0 else f"draw at most {can}"
-            raise IllegalEntry("draw-empty", f"{player} cannot draw {asked}: {left}; {then}.")
+                kept = min(hand.boneyard, self.rules.boneyard_reserve)
+                if can:
+                    left = say_n(
+                        "only %(count)s tile can be drawn (%(kept)s kept in reserve)",
+                        "only %(count)s tiles can be drawn (%(kept)s kept in reserve)",
+                        can,
+                        kept=kept,
+                    )
+                else:
+                    left = say("the boneyard is empty (%(kept)s kept in reserve)", kept=kept)
+            elif can:
+                left = say_n(
+                    "only %(count)s tile can be drawn", "only %(count)s tiles can be drawn", can
+                )
+            else:
+                left = say("the boneyard is empty")
+            if can:
+                then = say("draw at most %(most)s", most=can)
+            else:
+                then = say("%(player)s must pass if no tile fits", player=player)
+            raise IllegalEntry(
+                "draw-empty",
+                say_n(
+                    "%(player)s cannot draw a tile: %(left)s; %(then)s.",
+                    "%(player)s cannot draw %(count)s tiles: %(left)s; %(then)s.",
+                    draw.count,
+                    player=player,
+                    left=left,
+                    then=then,
+                ),
+            )
 
     def _check_pass(self, passing: Pass) -> None:
         hand = self._check_turn(passing.player, "pass")
@@ -413,44 +563,72 @@ class Game:
         if can:
             raise IllegalEntry(
                 "pass-boneyard",
-                f"{self._name(passing.player)} cannot pass while {tile_count(can)} "
-                "can be drawn: draw until a tile fits.",
+                say_n(
+                    "%(player)s cannot pass while %(count)s tile can be drawn: "
+                    "draw until a tile fits.",
+                    "%(player)s cannot pass while %(count)s tiles can be drawn: "
+                    "draw until a tile fits.",
+                    can,
+                    player=self._name(passing.player),
+                ),
             )
 
     def _check_new_hand(self, new: NewHand) -> None:
         self._check_seat(new.leader)
         if new.chosen is not None and new.chosen not in LEAD_WAYS:
             raise MalformedInput(
-                f"{new.chosen!r} is not a way to choose the leader: "
-                f"{', '.join(LEAD_WAYS)} (or none recorded)."
+                say(
+                    "%(given)s is not a way to choose the leader: %(ways)s (or none recorded).",
+                    given=repr(new.chosen),
+                    ways=", ".join(LEAD_WAYS),
+                )
             )
         if self.winner is not None:
             raise IllegalEntry("game-over", self._game_over_message())
         hand = self.hand
         if hand is not None and hand.result == "open":
             raise MalformedInput(
-                f"Hand {hand.number} is not over (nobody has dominoed and it is not blocked): "
-                f"hand {hand.number + 1} cannot begin."
+                say(
+                    "Hand %(hand)s is not over (nobody has dominoed and it is not blocked): "
+                    "hand %(next)s cannot begin.",
+                    hand=hand.number,
+                    next=hand.number + 1,
+                )
             )
         if hand is not None and hand.settlement is None:
             raise IllegalEntry(
                 "remaining",
-                f"Hand {hand.number} is over ({self._how_it_ended(hand)}) but not settled: "
-                "enter what each player still holds.",
+                say(
+                    "Hand %(hand)s is over (%(how)s) but not settled: "
+                    "enter what each player still holds.",
+                    hand=hand.number,
+                    how=self._how_it_ended(hand),
+                ),
             )
         expected = self.next_leader
         if expected is not None and new.leader != expected:
             assert hand is not None
             raise IllegalEntry(
                 "lead",
-                f"{self._name(expected)} dominoed in hand {hand.number} and leads hand "
-                f"{hand.number + 1}, not {self._name(new.leader)}.",
+                say(
+                    "%(leader)s dominoed in hand %(hand)s and leads hand %(next)s, not %(player)s.",
+                    leader=self._name(expected),
+                    hand=hand.number,
+                    next=hand.number + 1,
+                    player=self._name(new.leader),
+                ),
             )
         if expected is not None and new.chosen is not None:
             assert hand is not None
             raise MalformedInput(
-                f"{self._name(expected)} dominoed in hand {hand.number}, so the rules name the "
-                f"leader of hand {hand.number + 1}: nobody chose it ({new.chosen!r} given)."
+                say(
+                    "%(leader)s dominoed in hand %(hand)s, so the rules name the leader of "
+                    "hand %(next)s: nobody chose it (%(given)s given).",
+                    leader=self._name(expected),
+                    hand=hand.number,
+                    next=hand.number + 1,
+                    given=repr(new.chosen),
+                )
             )
 
     def _check_settle(self, settle_event: Settle) -> dict[int, int]:
@@ -464,11 +642,16 @@ class Game:
             number = hand.number if hand else 1
             raise IllegalEntry(
                 "remaining",
-                f"Hand {number} is not over (nobody has dominoed and it is not blocked): "
-                "there is nothing to settle yet.",
+                say(
+                    "Hand %(hand)s is not over (nobody has dominoed and it is not blocked): "
+                    "there is nothing to settle yet.",
+                    hand=number,
+                ),
             )
         if hand.settlement is not None:
-            raise IllegalEntry("remaining", f"Hand {hand.number} is already settled.")
+            raise IllegalEntry(
+                "remaining", say("Hand %(hand)s is already settled.", hand=hand.number)
+            )
         return check_remaining(
             remaining, hand.held, hand.layout.on_table, hand.boneyard, self.setup.players
         )
@@ -562,43 +745,91 @@ class Game:
 
     # -- messages -------------------------------------------------------------------------
 
-    def _game_over_message(self) -> str:
+    def _game_over_message(self) -> Message:
         assert self.winner is not None
-        score = self.scores[self.winner]
-        return (
-            f"The game is over: {self.sides[self.winner]} won with {score} "
-            f"(target {self.rules.target}). Nothing more can be entered."
+        return say(
+            "The game is over: %(side)s won with %(score)s (target %(target)s). "
+            "Nothing more can be entered.",
+            side=self.sides[self.winner],
+            score=self.scores[self.winner],
+            target=self.rules.target,
         )
 
-    def _how_it_ended(self, hand: Hand) -> str:
+    def _how_it_ended(self, hand: Hand) -> Message:
         if hand.result == "domino" and hand.went_out is not None:
-            return f"{self._name(hand.went_out)} dominoed"
+            return say("%(went_out)s dominoed", went_out=self._name(hand.went_out))
         if hand.result == "blocked":
-            return "it is blocked: every player passed"
-        return "it was won"
+            return say("it is blocked: every player passed")
+        return say("it was won")
 
     @staticmethod
-    def _ends_text(layout: Layout) -> str:
-        return listed([f"{end.name} shows {end.shows}" for end in layout.ends()])
+    def _ends_text(layout: Layout) -> Listed:
+        return said_list(
+            [say("%(end)s shows %(pips)s", end=end.name, pips=end.shows) for end in layout.ends()]
+        )
 
     @staticmethod
-    def _fits_sentence(layout: Layout, fits: list[str]) -> str:
+    def _ends_shown(layout: Layout, fits: list[str]) -> Listed:
+        return said_list(
+            [
+                say("%(end)s (shows %(pips)s)", end=name, pips=layout.arms[name].value)
+                for name in fits
+            ]
+        )
+
+    @staticmethod
+    def _fits_sentence(layout: Layout, fits: list[str]) -> Message:
         if not fits:
-            return "It fits no open end."
-        return "It fits " + listed([f"{n} (shows {layout.arms[n].value})" for n in fits]) + "."
+            return say("It fits no open end.")
+        return say("It fits %(fits)s.", fits=Game._ends_shown(layout, fits))
 
-    def _unknown_end_message(self, layout: Layout, end: str) -> str:
-        open_ends = f"The open ends are {self._ends_text(layout)}."
+    def _unknown_end_message(self, layout: Layout, end: str) -> Message:
+        ends = self._ends_text(layout)
         if end in ("N", "S"):
             if self.rules.spinners == "none":
-                why = "this game is played without a spinner"
-            else:
-                why = "no double has been laid to be the spinner yet"
-            return f"There is no {end} end: {why}. {open_ends}"
+                return say(
+                    "There is no %(end)s end: this game is played without a spinner. "
+                    "The open ends are %(ends)s.",
+                    end=end,
+                    ends=ends,
+                )
+            return say(
+                "There is no %(end)s end: no double has been laid to be the spinner yet. "
+                "The open ends are %(ends)s.",
+                end=end,
+                ends=ends,
+            )
         if self.rules.spinners != "all":
-            return f"There is no {end} end: only with every double a spinner do doubles open arms of their own. {open_ends}"
+            return say(
+                "There is no %(end)s end: only with every double a spinner do doubles open "
+                "arms of their own. The open ends are %(ends)s.",
+                end=end,
+                ends=ends,
+            )
         double = end.split(":")[0]
         first = layout.spinners[0].tile if layout.spinners else None
         if first is not None and str(first) == double:
-            return f"There is no {end} end: {double} is the first spinner, its ends are N and S. {open_ends}"
-        return f"There is no {end} end: {double} is not on the table. {open_ends}"
+            return say(
+                "There is no %(end)s end: %(double)s is the first spinner, its ends are "
+                "%(north)s and %(south)s. The open ends are %(ends)s.",
+                end=end,
+                double=double,
+                north="N",
+                south="S",
+                ends=ends,
+            )
+        return say(
+            "There is no %(end)s end: %(double)s is not on the table. The open ends are %(ends)s.",
+            end=end,
+            double=double,
+            ends=ends,
+        )
+
+
+def _by_action(action: Turn, *, play: Message, draw: Message, pass_: Message) -> Message:
+    """The one of three whole sentences that says ``action``: a play, a draw or a pass."""
+    if action == "play":
+        return play
+    if action == "draw":
+        return draw
+    return pass_

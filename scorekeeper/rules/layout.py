@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.options import SpinnerMode
 from scorekeeper.rules.tiles import Tile
 
@@ -21,6 +22,22 @@ _ORDER = {"W": 0, "E": 1, "N": 2, "S": 3}
 def is_arm_name(name: str) -> bool:
     """Whether ``name`` is spelled as an arm: ``W``, ``E``, ``N``, ``S``, ``d-d:N`` or ``d-d:S``."""
     return name in ARM_NAMES
+
+
+def not_an_end(shown: str) -> Message:
+    """The refusal of ``shown`` (a value as the entry gave it) as an end's name."""
+    return say(
+        "%(end)s is not an end: the ends are %(west)s, %(east)s, %(north)s, %(south)s, and "
+        "%(later_north)s or %(later_south)s for a later spinner %(later)s.",
+        end=shown,
+        west="W",
+        east="E",
+        north="N",
+        south="S",
+        later_north="d-d:N",
+        later_south="d-d:S",
+        later="d-d",
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,21 +9,27 @@ from __future__ import annotations
 
 import unicodedata
 
+from scorekeeper.rules.messages import Message, say
+
 MAX_NAME = 40
 """The longest name, in characters."""
 _NOT_IN_A_NAME = frozenset({"Cc", "Cs", "Zl", "Zp"})
 
 
-def name_problem(name: str) -> str | None:
+def name_problem(name: str) -> Message | None:
     """Why ``name`` cannot be a player's name, in plain words, or None when it can."""
     if len(name) > MAX_NAME:
-        return f"A player's name is at most {MAX_NAME} characters; this one has {len(name)}."
+        return say(
+            "A player's name is at most %(most)s characters; this one has %(length)s.",
+            most=MAX_NAME,
+            length=len(name),
+        )
     for character in name:
         if unicodedata.category(character) in _NOT_IN_A_NAME:
-            code = f"U+{ord(character):04X}"
-            return (
-                f"A player's name cannot hold control characters such as a tab, a line break "
-                f"or a NUL byte (this one holds {code})."
+            return say(
+                "A player's name cannot hold control characters such as a tab, a line break "
+                "or a NUL byte (this one holds %(code)s).",
+                code=f"U+{ord(character):04X}",
             )
     return None
 

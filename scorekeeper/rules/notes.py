@@ -27,8 +27,8 @@ from typing import Literal
 from scorekeeper.rules.events import Draw, NewHand, Pass, Settle
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.layout import End
+from scorekeeper.rules.messages import Fact, Listed, Message, said_list, say
 from scorekeeper.rules.tiles import Tile
-from scorekeeper.rules.wording import listed
 
 Misplay = Literal["draw", "pass"]
 """What a player did instead of playing a tile that fitted."""
@@ -51,7 +51,7 @@ class Note:
     action: Misplay
     tile: Tile
     ends: tuple[End, ...]
-    message: str
+    message: Message
 
 
 def _hand_bounds(game: Game, hand_number: int) -> tuple[int, int] | None:
@@ -64,17 +64,28 @@ def _hand_bounds(game: Game, hand_number: int) -> tuple[int, int] | None:
     return start, stop
 
 
-def _fitted(ends: tuple[End, ...]) -> str:
-    return listed([f"{end.name} (shows {end.shows})" for end in ends])
+def _fitted(ends: tuple[End, ...]) -> Listed:
+    return said_list(
+        [say("%(end)s (shows %(pips)s)", end=end.name, pips=end.shows) for end in ends]
+    )
 
 
-def _message(event: int, name: str, action: Misplay, tile: Tile, ends: tuple[End, ...]) -> str:
-    fitted = _fitted(ends)
+def _message(event: int, name: str, action: Misplay, tile: Tile, ends: tuple[End, ...]) -> Message:
+    facts: dict[str, Fact] = {
+        "event": event,
+        "player": name,
+        "tile": str(tile),
+        "ends": _fitted(ends),
+    }
     if action == "pass":
-        return f"Event {event}: {name} passed while holding {tile}, which fitted {fitted}."
-    return (
-        f"Event {event}: {name} drew while holding {tile} (or drew it then and did not play "
-        f"it at once), which fitted {fitted}."
+        return say(
+            "Event %(event)s: %(player)s passed while holding %(tile)s, which fitted %(ends)s.",
+            **facts,
+        )
+    return say(
+        "Event %(event)s: %(player)s drew while holding %(tile)s (or drew it then and did not "
+        "play it at once), which fitted %(ends)s.",
+        **facts,
     )
 
 

@@ -13,14 +13,16 @@ from dataclasses import dataclass, field
 from typing import Literal, TypeVar, get_args
 
 from scorekeeper.rules.errors import MalformedInput
+from scorekeeper.rules.messages import Message, say
 
 Preset = Literal["all-fives", "fives-up", "totally-fives"]
 PRESETS: tuple[Preset, ...] = get_args(Preset)
-PRESET_TITLES: dict[Preset, str] = {
-    "all-fives": "All Fives (Muggins): deduct your own pips, 250 with two players",
-    "fives-up": "Fives-Up: the winner collects in fives, game to 100",
-    "totally-fives": "Totally Fives: the winner collects, game to 200",
+PRESET_TITLES: dict[Preset, Message] = {
+    "all-fives": say("All Fives (Muggins): deduct your own pips, 250 with two players"),
+    "fives-up": say("Fives-Up: the winner collects in fives, game to 100"),
+    "totally-fives": say("Totally Fives: the winner collects, game to 200"),
 }
+"""Each preset's title, as the new-game form and the rules page show it."""
 
 OptionValue = str | int
 Default = OptionValue | Callable[[int], OptionValue]
@@ -48,17 +50,22 @@ def one_of(value: object, choices: tuple[_Word, ...]) -> _Word | None:
 
 @dataclass(frozen=True)
 class HouseRule:
-    """One house rule: its record name, allowed values, preset defaults and plain words."""
+    """One house rule: its record name, allowed values, preset defaults and plain words.
+
+    ``title``, ``text``, each of ``value_texts`` and ``example`` are said in the reader's
+    language (:class:`~scorekeeper.rules.messages.Message`); ``example`` is "" when the rule
+    has none. The name and the values are the record's words, never translated.
+    """
 
     name: str
-    title: str
-    text: str
+    title: Message
+    text: Message
     defaults: Mapping[str, Default]
     choices: tuple[str, ...] = ()
     numbers: range | None = None
-    value_texts: Mapping[str, str] = field(default_factory=dict)
+    value_texts: Mapping[str, Message] = field(default_factory=dict)
     number_choices: tuple[int, ...] = ()
-    example: str = ""
+    example: Message | str = ""
 
     def default(self, preset: str, players: int) -> OptionValue:
         """The value ``preset`` uses with ``players`` players."""
@@ -69,19 +76,33 @@ class HouseRule:
         """The canonical value for ``value`` as a record or form gives it, or a ``record`` refusal."""
         if self.number_choices:
             if isinstance(value, bool) or value not in self.number_choices:
-                raise MalformedInput(
-                    f"House rule {self.name} is one of "
-                    f"{', '.join(map(str, self.number_choices))}; not {_show(value)}."
-                )
+                raise _not_a_choice(self.name, tuple(map(str, self.number_choices)), value)
             assert isinstance(value, int)
             return value
         if self.numbers is not None:
             if isinstance(value, bool) or not isinstance(value, int) or value not in self.numbers:
-                step = self.numbers.step
-                multiple = f", a multiple of {step}" if step > 1 else ""
+                numbers = self.numbers
+                if numbers.step > 1:
+                    raise MalformedInput(
+                        say(
+                            "House rule %(rule)s takes a whole number from %(low)s to %(high)s, "
+                            "a multiple of %(step)s, not %(given)s.",
+                            rule=self.name,
+                            low=numbers.start,
+                            high=numbers[-1],
+                            step=numbers.step,
+                            given=_show(value),
+                        )
+                    )
                 raise MalformedInput(
-                    f"House rule {self.name} takes a whole number from {self.numbers.start} to "
-                    f"{self.numbers[-1]}{multiple}, not {_show(value)}."
+                    say(
+                        "House rule %(rule)s takes a whole number from %(low)s to %(high)s, "
+                        "not %(given)s.",
+                        rule=self.name,
+                        low=numbers.start,
+                        high=numbers[-1],
+                        given=_show(value),
+                    )
                 )
             return value
         if self.choices == YES_NO and isinstance(value, bool):
@@ -92,7 +113,14 @@ class HouseRule:
 
 
 def _not_a_choice(name: str, choices: tuple[str, ...], value: object) -> MalformedInput:
-    return MalformedInput(f"House rule {name} is one of {', '.join(choices)}; not {_show(value)}.")
+    return MalformedInput(
+        say(
+            "House rule %(rule)s is one of %(choices)s; not %(given)s.",
+            rule=name,
+            choices=", ".join(choices),
+            given=_show(value),
+        )
+    )
 
 
 def _show(value: object) -> str:
@@ -109,66 +137,96 @@ def _all_fives_target(players: int) -> int:
     return 250 if players == 2 else 200
 
 
+_END_NAMES: dict[str, str] = {
+    "north": "N",
+    "south": "S",
+    "later": "d-d",
+    "later_north": "d-d:N",
+    "later_south": "d-d:S",
+}
+"""End names in the house rules' words: what a player types, the same in every language."""
+_OPTIONS_EXAMPLE = '{"spinners": "none"}'
+"""The record's options object, as the refusal of a malformed one shows it."""
+
 HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         "deal",
-        "Tiles dealt",
-        "How many tiles each player takes at the start of a hand; the rest is the boneyard.",
+        say("Tiles dealt"),
+        say("How many tiles each player takes at the start of a hand; the rest is the boneyard."),
         {"all-fives": "standard", "fives-up": "standard", "totally-fives": "standard"},
         choices=get_args(Deal),
         value_texts={
-            "standard": "as the preset deals: All Fives 9, 7 or 5 for 2, 3 or 4 players; "
-            "Fives-Up and Totally Fives 7, 5 or 5",
-            "five-each": "5 tiles each, whatever the number of players",
-            "seven-five": "7 tiles each with 2 players, otherwise 5",
+            "standard": say(
+                "as the preset deals: All Fives 9, 7 or 5 for 2, 3 or 4 players; "
+                "Fives-Up and Totally Fives 7, 5 or 5"
+            ),
+            "five-each": say("5 tiles each, whatever the number of players"),
+            "seven-five": say("7 tiles each with 2 players, otherwise 5"),
         },
     ),
     HouseRule(
         "lead",
-        "First leader",
-        "How the leader of the first hand (and of a hand after a blocked one) is chosen.",
+        say("First leader"),
+        say("How the leader of the first hand (and of a hand after a blocked one) is chosen."),
         {"all-fives": "lots", "fives-up": "draw-highest", "totally-fives": "draw-highest"},
         choices=get_args(LeadRule),
         value_texts={
-            "lots": "by lot",
-            "draw-highest": "each player draws a tile; the highest pip total leads, a tie draws again",
+            "lots": say("by lot"),
+            "draw-highest": say(
+                "each player draws a tile; the highest pip total leads, a tie draws again"
+            ),
         },
     ),
     HouseRule(
         "spinners",
-        "Spinners",
-        "Which doubles may be played on all four ways. A spinner's ends open only once both "
-        "its sides are covered.",
+        say("Spinners"),
+        say(
+            "Which doubles may be played on all four ways. A spinner's ends open only once both "
+            "its sides are covered."
+        ),
         {"all-fives": "first", "fives-up": "first", "totally-fives": "first"},
         choices=get_args(SpinnerMode),
         value_texts={
-            "first": "the first double laid is the spinner, its new arms are N and S",
-            "none": "no spinner: the layout is a line with two ends",
-            "all": "every double is a spinner; a later spinner d-d opens arms d-d:N and d-d:S",
+            "first": say(
+                "the first double laid is the spinner, its new arms are %(north)s and %(south)s",
+                north=_END_NAMES["north"],
+                south=_END_NAMES["south"],
+            ),
+            "none": say("no spinner: the layout is a line with two ends"),
+            "all": say(
+                "every double is a spinner; a later spinner %(later)s opens arms "
+                "%(later_north)s and %(later_south)s",
+                later=_END_NAMES["later"],
+                later_north=_END_NAMES["later_north"],
+                later_south=_END_NAMES["later_south"],
+            ),
         },
     ),
     HouseRule(
         "spinner_counts",
-        "Spinner counts",
-        "Whether the spinner's own pips count while it is at the tip of the line.",
+        say("Spinner counts"),
+        say("Whether the spinner's own pips count while it is at the tip of the line."),
         {"all-fives": "yes", "fives-up": "yes", "totally-fives": "yes"},
         choices=YES_NO,
         value_texts={
-            "yes": "the spinner counts both halves while fewer than two sides are covered",
-            "no": "the spinner's own pips never count",
+            "yes": say("the spinner counts both halves while fewer than two sides are covered"),
+            "no": say("the spinner's own pips never count"),
         },
     ),
     HouseRule(
         "boneyard_reserve",
-        "Boneyard reserve",
-        "How many tiles of the boneyard are never drawn: with that many left it counts as empty.",
+        say("Boneyard reserve"),
+        say(
+            "How many tiles of the boneyard are never drawn: with that many left it counts as "
+            "empty."
+        ),
         {"all-fives": 0, "fives-up": 0, "totally-fives": 0},
         numbers=range(0, 5),
     ),
     HouseRule(
         "settlement",
-        "End of hand",
-        "What the pips still held at the end of a hand do to the scores.",
+        say("End of hand"),
+        say("What the pips still held at the end of a hand do to the scores."),
         {
             "all-fives": "deduct-own",
             "fives-up": "winner-collects",
@@ -176,96 +234,130 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         },
         choices=get_args(SettlementMethod),
         value_texts={
-            "deduct-own": "each player's own pips, rounded to the nearest five, are taken off "
-            "their own side's score",
-            "winner-collects": "the winner of the hand scores the other sides' pips less their "
-            "own, rounded to the nearest five",
+            "deduct-own": say(
+                "each player's own pips, rounded to the nearest five, are taken off "
+                "their own side's score"
+            ),
+            "winner-collects": say(
+                "the winner of the hand scores the other sides' pips less their "
+                "own, rounded to the nearest five"
+            ),
         },
     ),
     HouseRule(
         "bonus_in_fives",
-        "Bonus in fives",
-        "With the winner collecting: whether the collected amount is divided by 5.",
+        say("Bonus in fives"),
+        say("With the winner collecting: whether the collected amount is divided by 5."),
         {"all-fives": "no", "fives-up": "yes", "totally-fives": "no"},
         choices=YES_NO,
         value_texts={
-            "yes": "opponents holding 26 give 25, which is 5 points",
-            "no": "opponents holding 26 give 25 points",
+            "yes": say("opponents holding 26 give 25, which is 5 points"),
+            "no": say("opponents holding 26 give 25 points"),
         },
     ),
     HouseRule(
         "target",
-        "Target",
-        "The score that wins the game.",
+        say("Target"),
+        say("The score that wins the game."),
         {"all-fives": _all_fives_target, "fives-up": 100, "totally-fives": 200},
         numbers=range(5, 1001, 5),
     ),
     HouseRule(
         "win_check",
-        "When the target is checked",
-        "When a side that reaches the target wins.",
+        say("When the target is checked"),
+        say("When a side that reaches the target wins."),
         {"all-fives": "end-of-hand", "fives-up": "end-of-hand", "totally-fives": "end-of-hand"},
         choices=get_args(WinCheck),
         value_texts={
-            "end-of-hand": "after the hand is settled; the highest side at or above the target "
-            "wins, a tie for highest plays another hand",
-            "immediate": "also after every scoring play: the first side to reach it wins at once",
+            "end-of-hand": say(
+                "after the hand is settled; the highest side at or above the target "
+                "wins, a tie for highest plays another hand"
+            ),
+            "immediate": say(
+                "also after every scoring play: the first side to reach it wins at once"
+            ),
         },
     ),
 )
 VARIATIONS: tuple[HouseRule, ...] = (
     HouseRule(
         "units",
-        "Scores kept in",
-        "Points, or fives as a cribbage board keeps them (a count of 15 scores 3; the target "
-        "is then in fives too, 61 as usual).",
+        say("Scores kept in"),
+        say(
+            "Points, or fives as a cribbage board keeps them (a count of 15 scores 3; the target "
+            "is then in fives too, 61 as usual)."
+        ),
         {"all-fives": "points", "fives-up": "points", "totally-fives": "points"},
         choices=get_args(Units),
         value_texts={
-            "points": "points: a count of 15 scores 15",
-            "fives": "fives: a count of 15 scores 3, settlements are divided by 5 too",
+            "points": say("points: a count of 15 scores 15"),
+            "fives": say("fives: a count of 15 scores 3, settlements are divided by 5 too"),
         },
-        example="A count of 20 scores 4. Opponents holding 26 pips at the end of a hand give 25, which is 5 in fives. A game to 61 in fives is a game to 305 in points.",
+        example=say(
+            "A count of 20 scores 4. Opponents holding 26 pips at the end of a hand give 25, "
+            "which is 5 in fives. A game to 61 in fives is a game to 305 in points."
+        ),
     ),
     HouseRule(
         "exact_target",
-        "Exact target",
-        "Whether a side must reach the target exactly: a gain that would pass it scores nothing.",
+        say("Exact target"),
+        say(
+            "Whether a side must reach the target exactly: a gain that would pass it scores "
+            "nothing."
+        ),
         {"all-fives": "no", "fives-up": "no", "totally-fives": "no"},
         choices=YES_NO,
         value_texts={
-            "yes": "a gain that would pass the target scores nothing (deductions still apply)",
-            "no": "any score at or past the target reaches it",
+            "yes": say("a gain that would pass the target scores nothing (deductions still apply)"),
+            "no": say("any score at or past the target reaches it"),
         },
-        example="In fives to 61: a side on 58 plays a count of 20 (4): 62 would pass 61, so it scores nothing and stays on 58; a count of 15 (3) takes it to 61 and it wins.",
+        example=say(
+            "In fives to 61: a side on 58 plays a count of 20 (4): 62 would pass 61, so it "
+            "scores nothing and stays on 58; a count of 15 (3) takes it to 61 and it wins."
+        ),
     ),
     HouseRule(
         "get_in",
-        "To get in",
-        "How many points one play must score before a side's scores count (0: from the start).",
+        say("To get in"),
+        say(
+            "How many points one play must score before a side's scores count (0: from the start)."
+        ),
         {"all-fives": 0, "fives-up": 0, "totally-fives": 0},
         number_choices=(0, 10, 15, 20, 25),
         value_texts={
-            "0": "every score counts from the start",
+            "0": say("every score counts from the start"),
             **{
-                str(n): f"a side scores nothing until one of its plays scores {n} or more"
+                str(n): say(
+                    "a side scores nothing until one of its plays scores %(points)s or more",
+                    points=n,
+                )
                 for n in (10, 15, 20, 25)
             },
         },
-        example="Ten to get in: a side's first play counting 5 scores nothing; its first play counting 10 or more scores in full, and from then on every 5 counts.",
+        example=say(
+            "Ten to get in: a side's first play counting 5 scores nothing; its first play "
+            "counting 10 or more scores in full, and from then on every 5 counts."
+        ),
     ),
     HouseRule(
         "blocked_tie",
-        "Blocked hand, tie for fewest",
-        "With the winner collecting and no partners: what a tie for the fewest pips in a "
-        "blocked hand gives.",
+        say("Blocked hand, tie for fewest"),
+        say(
+            "With the winner collecting and no partners: what a tie for the fewest pips in a "
+            "blocked hand gives."
+        ),
         {"all-fives": "nobody", "fives-up": "nobody", "totally-fives": "nobody"},
         choices=get_args(BlockedTie),
         value_texts={
-            "nobody": "nobody collects",
-            "split": "the tied players share the others' pips, each rounded to the nearest five",
+            "nobody": say("nobody collects"),
+            "split": say(
+                "the tied players share the others' pips, each rounded to the nearest five"
+            ),
         },
-        example="Three players, blocked: Ann holds 4 pips, Bob 4, Cy 17. Ann and Bob tie for fewest and share Cy's 17: each scores 17 / 2 = 8.5, rounded to 10.",
+        example=say(
+            "Three players, blocked: Ann holds 4 pips, Bob 4, Cy 17. Ann and Bob tie for "
+            "fewest and share Cy's 17: each scores 17 / 2 = 8.5, rounded to 10."
+        ),
     ),
 )
 """The variations beyond the seeds (pagat, Hoyle, league rules): off in every preset."""
@@ -339,20 +431,34 @@ def parse_preset(value: object) -> Preset:
     preset = one_of(value, PRESETS)
     if preset is not None:
         return preset
-    raise MalformedInput(f"The preset is one of {', '.join(PRESETS)}; not {_show(value)}.")
+    raise MalformedInput(
+        say(
+            "The preset is one of %(presets)s; not %(given)s.",
+            presets=", ".join(PRESETS),
+            given=_show(value),
+        )
+    )
 
 
 def parse_options(options: object) -> dict[str, OptionValue]:
     """House-rule overrides in canonical form, checked name by name."""
     if not isinstance(options, dict):
-        raise MalformedInput('options is an object of house rules, such as {"spinners": "none"}.')
+        raise MalformedInput(
+            say(
+                "options is an object of house rules, such as %(example)s.",
+                example=_OPTIONS_EXAMPLE,
+            )
+        )
     parsed: dict[str, OptionValue] = {}
     for name, value in options.items():
         rule = HOUSE_RULES_BY_NAME.get(name)
         if rule is None:
             raise MalformedInput(
-                f'There is no house rule "{name}"; the house rules are '
-                f"{', '.join(r.name for r in HOUSE_RULES)}."
+                say(
+                    'There is no house rule "%(given)s"; the house rules are %(rules)s.',
+                    given=str(name),
+                    rules=", ".join(r.name for r in HOUSE_RULES),
+                )
             )
         if name == "target" and options.get("units") == "fives":
             parsed[name] = _fives_target(value)
@@ -365,8 +471,15 @@ def _fives_target(value: object) -> int:
     """A target in fives (with ``units: fives``), or a ``record`` refusal."""
     if isinstance(value, bool) or not isinstance(value, int) or value not in FIVES_TARGETS:
         raise MalformedInput(
-            f"House rule target is in fives with units fives: a whole number from "
-            f"{FIVES_TARGETS.start} to {FIVES_TARGETS[-1]} (61 is the usual), not {_show(value)}."
+            say(
+                "House rule %(rule)s is in fives with %(units)s: a whole number from %(low)s "
+                "to %(high)s (61 is the usual), not %(given)s.",
+                rule="target",
+                units="units fives",
+                low=FIVES_TARGETS.start,
+                high=FIVES_TARGETS[-1],
+                given=_show(value),
+            )
         )
     return value
 
@@ -420,11 +533,19 @@ def check_combination(rules: Rules, partners: bool) -> None:
     if rules.blocked_tie == "split":
         if partners:
             raise MalformedInput(
-                "House rule blocked_tie: split is only for games without partners: partners "
-                "share a score, so a tie within a side has nothing to split."
+                say(
+                    "House rule %(rule)s is only for games without partners: partners share "
+                    "a score, so a tie within a side has nothing to split.",
+                    rule="blocked_tie: split",
+                )
             )
         if rules.settlement != "winner-collects":
             raise MalformedInput(
-                "House rule blocked_tie: split needs settlement: winner-collects: with "
-                "deduct-own nobody collects, so there is nothing to split."
+                say(
+                    "House rule %(rule)s needs %(needs)s: with %(other)s nobody collects, "
+                    "so there is nothing to split.",
+                    rule="blocked_tie: split",
+                    needs="settlement: winner-collects",
+                    other="deduct-own",
+                )
             )

@@ -25,7 +25,8 @@ from scorekeeper.rules.events import (
     Settle,
 )
 from scorekeeper.rules.game import Game, Hand
-from scorekeeper.rules.layout import is_arm_name
+from scorekeeper.rules.layout import is_arm_name, not_an_end
+from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_problem
 from scorekeeper.rules.options import one_of
 from scorekeeper.rules.setup import Setup
@@ -44,12 +45,9 @@ _EVENT_KEYS = {action: frozenset(fields) for action, fields in _EVENT_FIELDS.ite
 _SPELLINGS = {f"{a}-{b}": (tile(a, b), a < b) for a in range(7) for b in range(7)}
 
 
-def _only_keys(obj: Mapping[str, object], allowed: tuple[str, ...], what: str) -> None:
-    for key in obj:
-        if key not in allowed:
-            raise MalformedInput(
-                f'{what} has an unknown field "{key}"; its fields are {", ".join(allowed)}.'
-            )
+def _unknown_key(obj: Mapping[str, object], allowed: tuple[str, ...]) -> str | None:
+    """The first field of ``obj`` not in ``allowed``, or None."""
+    return next((key for key in obj if key not in allowed), None)
 
 
 def _whole(value: object) -> bool:
@@ -59,18 +57,48 @@ def _whole(value: object) -> bool:
 def parse_event(obj: object, setup: Setup) -> Event:
     """One event of a hand, every field read and checked for form (rule ``record``)."""
     if not isinstance(obj, dict):
-        raise MalformedInput('An event is an object such as {"player": "Ann", "play": "6-4"}.')
-    actions = [key for key in _ACTIONS if key in obj]
-    if len(actions) != 1:
         raise MalformedInput(
-            'An event has exactly one of "play", "draw" and "pass"; '
-            f"this one has {' and '.join(actions) if actions else 'none'}."
+            say(
+                "An event is an object such as %(example)s.",
+                example='{"player": "Ann", "play": "6-4"}',
+            )
+        )
+    actions = [key for key in _ACTIONS if key in obj]
+    if not actions:
+        raise MalformedInput(
+            say('An event has exactly one of "play", "draw" and "pass"; this one has none.')
+        )
+    if len(actions) == 2:
+        raise MalformedInput(
+            say(
+                'An event has exactly one of "play", "draw" and "pass"; '
+                "this one has %(first)s and %(second)s.",
+                first=actions[0],
+                second=actions[1],
+            )
+        )
+    if len(actions) == 3:
+        raise MalformedInput(
+            say(
+                'An event has exactly one of "play", "draw" and "pass"; '
+                "this one has %(first)s and %(second)s and %(third)s.",
+                first=actions[0],
+                second=actions[1],
+                third=actions[2],
+            )
         )
     action = actions[0]
     if not obj.keys() <= _EVENT_KEYS[action]:
-        _only_keys(obj, _EVENT_FIELDS[action], "An event")
+        fields = _EVENT_FIELDS[action]
+        raise MalformedInput(
+            say(
+                'An event has an unknown field "%(field)s"; its fields are %(fields)s.',
+                field=str(_unknown_key(obj, fields)),
+                fields=", ".join(fields),
+            )
+        )
     if "player" not in obj:
-        raise MalformedInput('An event names its "player".')
+        raise MalformedInput(say('An event names its "player".'))
     seat = setup.seat_of(obj["player"])
     if action == "play":
         spelled = obj["play"]
@@ -81,20 +109,26 @@ def parse_event(obj: object, setup: Setup) -> Event:
             played, flipped = tile(a, b), a < b
         end = obj.get("end")
         if end is not None and (not isinstance(end, str) or not is_arm_name(end)):
-            raise MalformedInput(
-                f"{json.dumps(end)} is not an end: the ends are W, E, N, S, and d-d:N or "
-                "d-d:S for a later spinner d-d."
-            )
+            raise MalformedInput(not_an_end(json.dumps(end)))
         return Play(seat, played, end, flipped)
     if action == "draw":
         count = obj["draw"]
         if not _whole(count) or count < 1:
             raise MalformedInput(
-                f'"draw" is how many tiles were drawn, 1 or more; not {json.dumps(count)}.'
+                say(
+                    '"draw" is how many tiles were drawn, 1 or more; not %(given)s.',
+                    given=json.dumps(count),
+                )
             )
         return Draw(seat, count)
     if obj["pass"] is not True:
-        raise MalformedInput(f'A pass is written "pass": true, not {json.dumps(obj["pass"])}.')
+        raise MalformedInput(
+            say(
+                "A pass is written %(example)s, not %(given)s.",
+                example='"pass": true',
+                given=json.dumps(obj["pass"]),
+            )
+        )
     return Pass(seat)
 
 
@@ -102,7 +136,10 @@ def parse_remaining(obj: object, setup: Setup) -> dict[int, Held]:
     """A hand's ``remaining``: each player's pip total or list of tiles (form only)."""
     if not isinstance(obj, dict):
         raise MalformedInput(
-            'remaining maps players to their pip total or their tiles, such as {"Bob": 7}.'
+            say(
+                "remaining maps players to their pip total or their tiles, such as %(example)s.",
+                example='{"Bob": 7}',
+            )
         )
     parsed: dict[int, Held] = {}
     for name, value in obj.items():
@@ -113,32 +150,59 @@ def parse_remaining(obj: object, setup: Setup) -> dict[int, Held]:
             parsed[seat] = tuple(parse_tile(text) for text in value)
         else:
             raise MalformedInput(
-                f"{name}'s remaining is a pip total or a list of tiles, not {json.dumps(value)}."
+                say(
+                    "%(player)s's remaining is a pip total or a list of tiles, not %(given)s.",
+                    player=name,
+                    given=json.dumps(value),
+                )
             )
     return parsed
 
 
 def _read_setup(data: Mapping[str, Any]) -> Setup:
-    _only_keys(data, _HEADER_KEYS, "The record")
+    unknown = _unknown_key(data, _HEADER_KEYS)
+    if unknown is not None:
+        raise MalformedInput(
+            say(
+                'The record has an unknown field "%(field)s"; its fields are %(fields)s.',
+                field=unknown,
+                fields=", ".join(_HEADER_KEYS),
+            )
+        )
     if "format" not in data:
-        raise MalformedInput(f'The record has no "format"; it must be "{FORMAT}".')
+        raise MalformedInput(
+            say('The record has no "format"; it must be "%(format)s".', format=FORMAT)
+        )
     if data["format"] != FORMAT:
-        raise MalformedInput(f'The format {json.dumps(data["format"])} is not "{FORMAT}".')
+        raise MalformedInput(
+            say(
+                'The format %(given)s is not "%(format)s".',
+                given=json.dumps(data["format"]),
+                format=FORMAT,
+            )
+        )
     for key in ("players", "hands"):
         if key not in data:
-            raise MalformedInput(f'The record has no "{key}".')
+            raise MalformedInput(say('The record has no "%(field)s".', field=key))
     if not isinstance(data["players"], list):
-        raise MalformedInput("players is a list of 2 to 4 names in seat order.")
+        raise MalformedInput(say("players is a list of 2 to 4 names in seat order."))
     for name in data["players"]:
         problem = name_problem(name) if isinstance(name, str) else None
         if problem is not None:
             raise MalformedInput(problem)
     if not isinstance(data["hands"], list):
-        raise MalformedInput("hands is a list of hands in the order played.")
+        raise MalformedInput(say("hands is a list of hands in the order played."))
     if "options" in data and not isinstance(data["options"], dict):
-        raise MalformedInput('options is an object of house rules, such as {"spinners": "none"}.')
+        raise MalformedInput(
+            say(
+                "options is an object of house rules, such as %(example)s.",
+                example='{"spinners": "none"}',
+            )
+        )
     if "partners" in data and not isinstance(data["partners"], bool):
-        raise MalformedInput(f"partners is true or false, not {json.dumps(data['partners'])}.")
+        raise MalformedInput(
+            say("partners is true or false, not %(given)s.", given=json.dumps(data["partners"]))
+        )
     return Setup.create(
         data["players"], data.get("preset", "all-fives"), data.get("options"), data.get("partners")
     )
@@ -151,30 +215,44 @@ def read_record(data: object, *, unsettled_last_hand: bool = False) -> Game:
     the last hand be over but not yet settled, as a game exported mid-settlement is.
     """
     if not isinstance(data, dict):
-        raise RecordRefusal("record", "A game record is a JSON object.", None, None)
+        raise RecordRefusal("record", say("A game record is a JSON object."), None, None)
     try:
         setup = _read_setup(data)
     except Refusal as refusal:
-        raise RecordRefusal(refusal.rule, refusal.message, None, None) from None
+        raise RecordRefusal(refusal.rule, refusal.said, None, None) from None
     game = Game(setup)
     for number, hand in enumerate(data["hands"], 1):
         try:
             if not isinstance(hand, dict):
-                raise MalformedInput('A hand is an object with "lead", "events" and "remaining".')
-            _only_keys(hand, _HAND_KEYS, f"Hand {number}")
+                raise MalformedInput(
+                    say('A hand is an object with "lead", "events" and "remaining".')
+                )
+            unknown = _unknown_key(hand, _HAND_KEYS)
+            if unknown is not None:
+                raise MalformedInput(
+                    say(
+                        'Hand %(hand)s has an unknown field "%(field)s"; '
+                        "its fields are %(fields)s.",
+                        hand=number,
+                        field=unknown,
+                        fields=", ".join(_HAND_KEYS),
+                    )
+                )
             for key in ("lead", "events"):
                 if key not in hand:
-                    raise MalformedInput(f'Hand {number} has no "{key}".')
+                    raise MalformedInput(
+                        say('Hand %(hand)s has no "%(field)s".', hand=number, field=key)
+                    )
             if not isinstance(hand["events"], list):
-                raise MalformedInput(f"Hand {number}'s events are a list.")
+                raise MalformedInput(say("Hand %(hand)s's events are a list.", hand=number))
             game.push(NewHand(setup.seat_of(hand["lead"]), _lead_by(hand, number)))
         except Refusal as refusal:
-            raise RecordRefusal(refusal.rule, refusal.message, number, None) from None
+            raise RecordRefusal(refusal.rule, refusal.said, number, None) from None
         for index, obj in enumerate(hand["events"], 1):
             try:
                 game.push(parse_event(obj, setup))
             except Refusal as refusal:
-                raise RecordRefusal(refusal.rule, refusal.message, number, index) from None
+                raise RecordRefusal(refusal.rule, refusal.said, number, index) from None
         try:
             current = game.hands[-1]
             if "remaining" in hand:
@@ -184,11 +262,15 @@ def read_record(data: object, *, unsettled_last_hand: bool = False) -> Game:
             ):
                 raise Refusal(
                     "remaining",
-                    f'Hand {number} is over ({_ending(game, current)}): "remaining" must give '
-                    "what each player still holding tiles has left.",
+                    say(
+                        'Hand %(hand)s is over (%(how)s): "remaining" must give what each '
+                        "player still holding tiles has left.",
+                        hand=number,
+                        how=_ending(game, current),
+                    ),
                 )
         except Refusal as refusal:
-            raise RecordRefusal(refusal.rule, refusal.message, number, None) from None
+            raise RecordRefusal(refusal.rule, refusal.said, number, None) from None
     return game
 
 
@@ -198,16 +280,21 @@ def _lead_by(hand: Mapping[str, Any], number: int) -> LeadWay | None:
         return None
     way = one_of(hand["lead_by"], LEAD_WAYS)
     if way is None:
-        ways = ", ".join(f'"{w}"' for w in LEAD_WAYS)
-        shown = json.dumps(hand["lead_by"])
-        raise MalformedInput(f"Hand {number}'s lead_by is one of {ways}, not {shown}.")
+        raise MalformedInput(
+            say(
+                "Hand %(hand)s's lead_by is one of %(ways)s, not %(given)s.",
+                hand=number,
+                ways=", ".join(f'"{w}"' for w in LEAD_WAYS),
+                given=json.dumps(hand["lead_by"]),
+            )
+        )
     return way
 
 
-def _ending(game: Game, hand: Hand) -> str:
+def _ending(game: Game, hand: Hand) -> Message:
     if hand.result == "domino" and hand.went_out is not None:
-        return f"{game.players[hand.went_out]} dominoed"
-    return "it is blocked"
+        return say("%(went_out)s dominoed", went_out=game.players[hand.went_out])
+    return say("it is blocked")
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -215,13 +302,13 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     for key, value in pairs:
         if key in obj:
             shown = key.encode("utf-8", "backslashreplace").decode("utf-8")
-            raise MalformedInput(f'The key "{shown}" appears twice in one object.')
+            raise MalformedInput(say('The key "%(key)s" appears twice in one object.', key=shown))
         obj[key] = value
     return obj
 
 
 def _no_constants(name: str) -> object:
-    raise MalformedInput(f"{name} is not a number a record can hold.")
+    raise MalformedInput(say("%(given)s is not a number a record can hold.", given=name))
 
 
 def _only_text(data: object) -> object:
@@ -240,8 +327,10 @@ def _only_text(data: object) -> object:
                 item.encode("utf-8")
             except UnicodeEncodeError:
                 raise MalformedInput(
-                    "The record holds a lone surrogate (an escape such as \\ud800 that is "
-                    "not a character): it is not Unicode text."
+                    say(
+                        "The record holds a lone surrogate (an escape such as \\ud800 that is "
+                        "not a character): it is not Unicode text."
+                    )
                 ) from None
     return data
 
@@ -255,13 +344,18 @@ def parse_json(text: str | bytes) -> object:
             json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
         )
     except UnicodeDecodeError:
-        raise MalformedInput("The record is not UTF-8 text.") from None
+        raise MalformedInput(say("The record is not UTF-8 text.")) from None
     except json.JSONDecodeError as error:
         raise MalformedInput(
-            f"The record is not JSON: {error.msg} at line {error.lineno}, column {error.colno}."
+            say(
+                "The record is not JSON: %(error)s at line %(line)s, column %(column)s.",
+                error=error.msg,
+                line=error.lineno,
+                column=error.colno,
+            )
         ) from None
     except RecursionError:
-        raise MalformedInput("The record is nested too deeply to be a game record.") from None
+        raise MalformedInput(say("The record is nested too deeply to be a game record.")) from None
 
 
 def load_record(text: str | bytes, *, unsettled_last_hand: bool = False) -> Game:
@@ -269,7 +363,7 @@ def load_record(text: str | bytes, *, unsettled_last_hand: bool = False) -> Game
     try:
         data = parse_json(text)
     except Refusal as refusal:
-        raise RecordRefusal(refusal.rule, refusal.message, None, None) from None
+        raise RecordRefusal(refusal.rule, refusal.said, None, None) from None
     return read_record(data, unsettled_last_hand=unsettled_last_hand)
 
 

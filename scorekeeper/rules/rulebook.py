@@ -5,6 +5,11 @@ each with its value in plain words and whether it differs from the preset; witho
 describes every preset and every value a house rule can take. Every entry has an anchor id
 (``rule-match``, ``house-spinners``, ``preset-fives-up``) so a refusal can link to
 ``/rules#rule-match`` or a game's ``/games/<id>/rules#rule-match``.
+
+Every title and text is a :class:`~scorekeeper.rules.messages.Message` (the site says it in
+the reader's language, ``str()`` gives the English); the texts of :mod:`options` (house
+rules' titles, texts, value texts and examples, preset titles) are passed on as they come.
+Anchors, rule ids, preset names and house-rule values are never words: they stay ``str``.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from scorekeeper.rules.errors import RULE_IDS
+from scorekeeper.rules.messages import Message, say, say_n
 from scorekeeper.rules.options import (
     HOUSE_RULES,
     HOUSE_RULES_BY_NAME,
@@ -22,74 +28,115 @@ from scorekeeper.rules.options import (
     Rules,
     default_partners,
 )
-from scorekeeper.rules.wording import tile_count
 
-RULE_TITLES: dict[str, str] = {
-    "record": "Well-formed entries",
-    "game-over": "The game is over",
-    "hand-over": "The hand is over",
-    "lead": "Who leads",
-    "turn": "Whose turn",
-    "tile-unique": "Each tile once",
-    "end-unknown": "Open ends only",
-    "spinner-sides": "Spinner sides first",
-    "match": "Matching numbers",
-    "end-ambiguous": "Naming the end",
-    "draw-empty": "Drawing from the boneyard",
-    "pass-boneyard": "Passing",
-    "remaining": "What is left at the end",
+Text = Message | str
+"""Words on the page: a message, or a text from :mod:`options` said as it comes (the site
+renders either with its ``say`` filter)."""
+
+RULE_TITLES: dict[str, Message] = {
+    "record": say("Well-formed entries"),
+    "game-over": say("The game is over"),
+    "hand-over": say("The hand is over"),
+    "lead": say("Who leads"),
+    "turn": say("Whose turn"),
+    "tile-unique": say("Each tile once"),
+    "end-unknown": say("Open ends only"),
+    "spinner-sides": say("Spinner sides first"),
+    "match": say("Matching numbers"),
+    "end-ambiguous": say("Naming the end"),
+    "draw-empty": say("Drawing from the boneyard"),
+    "pass-boneyard": say("Passing"),
+    "remaining": say("What is left at the end"),
 }
 
-RULE_TEXTS: dict[str, str] = {
-    "record": "Every entry must be readable: players must be players of this game, tiles "
-    "must be double-six tiles (two numbers from 0 to 6), and no field may be missing or of "
-    "the wrong kind.",
-    "game-over": "Once a side has won, the game is finished: nothing more can be entered.",
-    "hand-over": "When a player has dominoed or every player has passed in turn, the hand "
-    "is over: no more plays, draws or passes until the next hand is led.",
-    "lead": "The player who dominoed in the previous hand leads the next one; the first "
-    "leader, and the leader after a blocked hand, is chosen by the table. The leader opens "
-    "the hand by playing a tile, never by drawing or passing.",
-    "turn": "Players act in seat order, one after the other, starting with the leader.",
-    "tile-unique": "A double-six set holds each tile once, so a tile already on the table "
-    "cannot be played again.",
-    "end-unknown": "A tile goes on an end that exists in the layout: W and E from the start, "
-    "N and S once the spinner opens them, and d-d:N or d-d:S for a later spinner d-d.",
-    "spinner-sides": "A spinner's ends (N and S, or d-d:N and d-d:S) open only after both of "
-    "its sides have a tile against them.",
-    "match": "The half of the tile that touches the layout must show the same number as the "
-    "open end it is played on.",
-    "end-ambiguous": "When a tile fits more than one open end, say which end it goes on.",
-    "draw-empty": "Nobody can draw more tiles than the boneyard can give (tiles kept in "
-    "reserve are never drawn).",
-    "pass-boneyard": "A player who cannot play draws; passing is allowed only when nothing "
-    "more can be drawn.",
-    "remaining": "At the end of a hand every player still holding tiles gives their pip total "
-    "or their tiles, and the figures must be possible: nothing for the player who dominoed, a "
-    "total that the number of tiles held can make from the tiles not on the table, and no "
-    "more pips in all than are off the table (exactly that many when the boneyard is empty).",
+RULE_TEXTS: dict[str, Message] = {
+    "record": say(
+        "Every entry must be readable: players must be players of this game, tiles must be "
+        "double-six tiles (two numbers from 0 to 6), and no field may be missing or of the "
+        "wrong kind."
+    ),
+    "game-over": say("Once a side has won, the game is finished: nothing more can be entered."),
+    "hand-over": say(
+        "When a player has dominoed or every player has passed in turn, the hand is over: no "
+        "more plays, draws or passes until the next hand is led."
+    ),
+    "lead": say(
+        "The player who dominoed in the previous hand leads the next one; the first leader, "
+        "and the leader after a blocked hand, is chosen by the table. The leader opens the "
+        "hand by playing a tile, never by drawing or passing."
+    ),
+    "turn": say("Players act in seat order, one after the other, starting with the leader."),
+    "tile-unique": say(
+        "A double-six set holds each tile once, so a tile already on the table cannot be "
+        "played again."
+    ),
+    # End names are what a player types: never translated, so given as facts.
+    "end-unknown": say(
+        "A tile goes on an end that exists in the layout: %(west)s and %(east)s from the "
+        "start, %(north)s and %(south)s once the spinner opens them, and %(later_north)s or "
+        "%(later_south)s for a later spinner %(later)s.",
+        west="W",
+        east="E",
+        north="N",
+        south="S",
+        later_north="d-d:N",
+        later_south="d-d:S",
+        later="d-d",
+    ),
+    "spinner-sides": say(
+        "A spinner's ends (%(north)s and %(south)s, or %(later_north)s and %(later_south)s) "
+        "open only after both of its sides have a tile against them.",
+        north="N",
+        south="S",
+        later_north="d-d:N",
+        later_south="d-d:S",
+    ),
+    "match": say(
+        "The half of the tile that touches the layout must show the same number as the open "
+        "end it is played on."
+    ),
+    "end-ambiguous": say("When a tile fits more than one open end, say which end it goes on."),
+    "draw-empty": say(
+        "Nobody can draw more tiles than the boneyard can give (tiles kept in reserve are "
+        "never drawn)."
+    ),
+    "pass-boneyard": say(
+        "A player who cannot play draws; passing is allowed only when nothing more can be drawn."
+    ),
+    "remaining": say(
+        "At the end of a hand every player still holding tiles gives their pip total or their "
+        "tiles, and the figures must be possible: nothing for the player who dominoed, a total "
+        "that the number of tiles held can make from the tiles not on the table, and no more "
+        "pips in all than are off the table (exactly that many when the boneyard is empty)."
+    ),
 }
 
-PRESET_TEXTS: dict[Preset, str] = {
-    "all-fives": "The classic rules: 9, 7 or 5 tiles for 2, 3 or 4 players, the first leader "
-    "chosen by lot, the first double a spinner, and at the end of a hand every player's own "
-    "pips, rounded to the nearest five, come off their own side's score. Four players play "
-    "in partnership. Game to 250 with two players, 200 with three or four.",
-    "fives-up": "The family rules: 7, 5 or 5 tiles, the highest drawn tile leads first, and "
-    "the winner of the hand collects the other sides' pips, rounded to five and counted in "
-    "fives. Game to 100.",
-    "totally-fives": "Like Fives-Up, but the collected pips count in full, rounded to the "
-    "nearest five. Game to 200.",
+PRESET_TEXTS: dict[Preset, Message] = {
+    "all-fives": say(
+        "The classic rules: 9, 7 or 5 tiles for 2, 3 or 4 players, the first leader chosen by "
+        "lot, the first double a spinner, and at the end of a hand every player's own pips, "
+        "rounded to the nearest five, come off their own side's score. Four players play in "
+        "partnership. Game to 250 with two players, 200 with three or four."
+    ),
+    "fives-up": say(
+        "The family rules: 7, 5 or 5 tiles, the highest drawn tile leads first, and the winner "
+        "of the hand collects the other sides' pips, rounded to five and counted in fives. "
+        "Game to 100."
+    ),
+    "totally-fives": say(
+        "Like Fives-Up, but the collected pips count in full, rounded to the nearest five. "
+        "Game to 200."
+    ),
 }
 
-PARTNERS_TITLE = "Partners"
-PARTNERS_TEXT = (
+PARTNERS_TITLE = say("Partners")
+PARTNERS_TEXT = say(
     "With four players: whether seats 1 and 3 play as a team against seats 2 and 4, sharing "
     "one score."
 )
-PARTNERS_VALUE_TEXTS: dict[str, str] = {
-    "yes": "seats 1 and 3 against seats 2 and 4, partners sitting across",
-    "no": "every player keeps their own score",
+PARTNERS_VALUE_TEXTS: dict[str, Message] = {
+    "yes": say("seats 1 and 3 against seats 2 and 4, partners sitting across"),
+    "no": say("every player keeps their own score"),
 }
 
 
@@ -113,7 +160,7 @@ class ValueText:
     """One value a house rule can take, and what it means."""
 
     value: str
-    text: str
+    text: Text
 
 
 @dataclass(frozen=True)
@@ -121,22 +168,23 @@ class HouseRuleEntry:
     """A house rule on the rules page.
 
     ``values`` lists every value it can take with its meaning; ``preset_defaults`` each
-    preset's default in words. With a game: ``value`` and ``value_text`` are what is in force,
+    preset's default (the value as the record spells it, or in words when it depends on the
+    number of players). With a game: ``value`` and ``value_text`` are what is in force,
     ``default`` the preset's value for this number of players and ``differs`` whether they
     differ; without a game these are None (and ``differs`` False).
     """
 
     name: str
     anchor: str
-    title: str
-    text: str
+    title: Text
+    text: Text
     values: tuple[ValueText, ...]
-    preset_defaults: tuple[tuple[str, str], ...]
+    preset_defaults: tuple[tuple[str, Text], ...]
     value: str | None = None
-    value_text: str | None = None
+    value_text: Text | None = None
     default: str | None = None
     differs: bool = False
-    example: str = ""
+    example: Text = ""
     """A worked example, for the variations beyond the seeds."""
 
 
@@ -146,8 +194,8 @@ class RefusalRule:
 
     rule: str
     anchor: str
-    title: str
-    text: str
+    title: Message
+    text: Message
 
 
 @dataclass(frozen=True)
@@ -156,8 +204,8 @@ class PresetEntry:
 
     name: str
     anchor: str
-    title: str
-    text: str
+    title: Text
+    text: Message
 
 
 @dataclass(frozen=True)
@@ -175,17 +223,21 @@ class Rulebook:
         return tuple(entry for entry in self.house_rules if entry.differs)
 
 
-def _number_text(name: str, value: int) -> str:
+def _number_text(name: str, value: int) -> Text:
     if name == "boneyard_reserve":
         if value == 0:
-            return "every tile of the boneyard can be drawn"
-        return f"the last {tile_count(value)} of the boneyard are never drawn"
+            return say("every tile of the boneyard can be drawn")
+        return say_n(
+            "the last %(count)s tile of the boneyard are never drawn",
+            "the last %(count)s tiles of the boneyard are never drawn",
+            value,
+        )
     if name == "target":
-        return f"the game is won at {value} points"
+        return say("the game is won at %(points)s points", points=value)
     return HOUSE_RULES_BY_NAME[name].value_texts.get(str(value), str(value))
 
 
-def _value_text(rule: HouseRule, value: str | int) -> str:
+def _value_text(rule: HouseRule, value: str | int) -> Text:
     if isinstance(value, int):
         return _number_text(rule.name, value)
     return rule.value_texts.get(value, value)
@@ -198,15 +250,28 @@ def _values(rule: HouseRule) -> tuple[ValueText, ...]:
         return tuple(ValueText(value, _value_text(rule, value)) for value in rule.choices)
     numbers = rule.numbers
     low, high, step = numbers.start, numbers[-1], numbers.step
-    every = f" in steps of {step}" if step > 1 else ""
-    return (ValueText(f"{low}..{high}", f"a whole number from {low} to {high}{every}"),)
+    if step > 1:
+        text = say(
+            "a whole number from %(low)s to %(high)s in steps of %(step)s",
+            low=low,
+            high=high,
+            step=step,
+        )
+    else:
+        text = say("a whole number from %(low)s to %(high)s", low=low, high=high)
+    return (ValueText(f"{low}..{high}", text),)
 
 
-def _preset_default(rule: HouseRule, preset: str) -> str:
-    by_players = {players: str(rule.default(preset, players)) for players in (2, 3, 4)}
-    if len(set(by_players.values())) == 1:
-        return by_players[2]
-    return ", ".join(f"{value} with {players} players" for players, value in by_players.items())
+def _preset_default(rule: HouseRule, preset: str) -> Text:
+    two, three, four = (str(rule.default(preset, players)) for players in (2, 3, 4))
+    if two == three == four:
+        return two
+    return say(
+        "%(two)s with 2 players, %(three)s with 3 players, %(four)s with 4 players",
+        two=two,
+        three=three,
+        four=four,
+    )
 
 
 def _house_entry(rule: HouseRule, rules: Rules | None) -> HouseRuleEntry:
@@ -227,7 +292,7 @@ def _house_entry(rule: HouseRule, rules: Rules | None) -> HouseRuleEntry:
     default = rule.default(rules.preset, rules.players)
     if rule.name == "target" and rules.in_fives:
         default = int(default) // 5
-        shown = f"the game is won at {value} in fives"
+        shown: Text = say("the game is won at %(target)s in fives", target=value)
     else:
         shown = _value_text(rule, value)
     return replace(
@@ -242,7 +307,10 @@ def _house_entry(rule: HouseRule, rules: Rules | None) -> HouseRuleEntry:
 def _partners_entry(rules: Rules | None, partners: bool | None) -> HouseRuleEntry:
     values = tuple(ValueText(v, t) for v, t in PARTNERS_VALUE_TEXTS.items())
     defaults = tuple(
-        (preset, "yes with 4 players" if default_partners(preset, 4) else "no")
+        (
+            preset,
+            say("%(value)s with 4 players", value="yes") if default_partners(preset, 4) else "no",
+        )
         for preset in PRESETS
     )
     entry = HouseRuleEntry(

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from scorekeeper.rules.errors import IllegalEntry
 from scorekeeper.rules.events import Held
 from scorekeeper.rules.gains import Gain, Voided, in_units, settlement_gain
+from scorekeeper.rules.messages import say, say_n
 from scorekeeper.rules.options import Rules, SettlementMethod
 from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import ALL_TILES, TOTAL_PIPS, Tile
-from scorekeeper.rules.wording import tile_count
 
 
 def round_to_five(pips: int) -> int:
@@ -67,37 +67,85 @@ def check_remaining(
         if count == 0:
             if given not in (None, 0, ()):
                 shown = given if isinstance(given, int) else " ".join(map(str, given))
-                raise IllegalEntry("remaining", f"{name} dominoed and holds nothing, not {shown}.")
+                raise IllegalEntry(
+                    "remaining",
+                    say(
+                        "%(player)s dominoed and holds nothing, not %(given)s.",
+                        player=name,
+                        given=shown,
+                    ),
+                )
             pips[seat] = 0
             continue
         if given is None:
             raise IllegalEntry(
                 "remaining",
-                f"{name} still holds {tile_count(count)}: give their pip total or the tiles.",
+                say_n(
+                    "%(player)s still holds %(count)s tile: give their pip total or the tiles.",
+                    "%(player)s still holds %(count)s tiles: give their pip total or the tiles.",
+                    count,
+                    player=name,
+                ),
             )
         if isinstance(given, int):
             low, high = sum(free[:count]), sum(free[-count:])
             if not low <= given <= high:
                 raise IllegalEntry(
                     "remaining",
-                    f"{name} holds {tile_count(count)}, which add up to {low} to {high} pips "
-                    f"among the tiles not on the table; {given} is impossible.",
+                    say_n(
+                        "%(player)s holds %(count)s tile, which add up to %(low)s to %(high)s "
+                        "pips among the tiles not on the table; %(given)s is impossible.",
+                        "%(player)s holds %(count)s tiles, which add up to %(low)s to %(high)s "
+                        "pips among the tiles not on the table; %(given)s is impossible.",
+                        count,
+                        player=name,
+                        low=low,
+                        high=high,
+                        given=given,
+                    ),
                 )
             pips[seat] = given
             continue
         if len(given) != count:
             raise IllegalEntry(
                 "remaining",
-                f"{name} holds {tile_count(count)}, but {tile_count(len(given))} are named.",
+                say_n(
+                    "%(player)s holds %(count)s tile, but %(named)s are named.",
+                    "%(player)s holds %(count)s tiles, but %(named)s are named.",
+                    count,
+                    player=name,
+                    named=say_n("%(count)s tile", "%(count)s tiles", len(given)),
+                ),
             )
         for tile in given:
             if tile in on_table:
-                raise IllegalEntry("remaining", f"{tile} is on the table: {name} cannot hold it.")
+                raise IllegalEntry(
+                    "remaining",
+                    say(
+                        "%(tile)s is on the table: %(player)s cannot hold it.",
+                        tile=str(tile),
+                        player=name,
+                    ),
+                )
             if tile in named:
                 other = players[named[tile]]
-                whose = "twice" if other == name else f"for both {other} and {name}"
+                if other == name:
+                    raise IllegalEntry(
+                        "remaining",
+                        say(
+                            "%(tile)s is named twice: each tile is in the set once.",
+                            tile=str(tile),
+                        ),
+                    )
                 raise IllegalEntry(
-                    "remaining", f"{tile} is named {whose}: each tile is in the set once."
+                    "remaining",
+                    say(
+                        "%(tile)s is named for both %(other)s and %(player)s: "
+                        "each tile is in the set once.",
+                        tile=str(tile),
+                        other=other,
+                        player=name,
+                    ),
                 )
             named[tile] = seat
         pips[seat] = sum(t.pips for t in given)
@@ -106,13 +154,22 @@ def check_remaining(
     if total > available:
         raise IllegalEntry(
             "remaining",
-            f"Together the players hold {total} pips, but only {available} are not on the table.",
+            say(
+                "Together the players hold %(total)s pips, but only %(available)s are not "
+                "on the table.",
+                total=total,
+                available=available,
+            ),
         )
     if boneyard == 0 and total != available:
         raise IllegalEntry(
             "remaining",
-            f"The boneyard is empty, so the players hold every tile not on the table: "
-            f"{available} pips together, not {total}.",
+            say(
+                "The boneyard is empty, so the players hold every tile not on the table: "
+                "%(available)s pips together, not %(total)s.",
+                available=available,
+                total=total,
+            ),
         )
     return pips
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from scorekeeper.rules.errors import MalformedInput
+from scorekeeper.rules.messages import said_list, say
 from scorekeeper.rules.options import (
     OptionValue,
     Preset,
@@ -20,7 +21,6 @@ from scorekeeper.rules.options import (
     parse_preset,
     resolve,
 )
-from scorekeeper.rules.wording import listed
 
 
 @dataclass(frozen=True)
@@ -42,22 +42,28 @@ class Setup:
     ) -> Setup:
         """A checked setup; malformed values are refused with rule ``record``."""
         if not isinstance(players, (list, tuple)) or not 2 <= len(players) <= 4:
-            raise MalformedInput("players lists 2 to 4 names in seat order.")
+            raise MalformedInput(say("players lists 2 to 4 names in seat order."))
         seen: set[str] = set()
         for name in players:
             if not isinstance(name, str) or not name.strip():
-                raise MalformedInput(f"A player's name is non-empty text, not {name!r}.")
+                raise MalformedInput(
+                    say("A player's name is non-empty text, not %(given)s.", given=repr(name))
+                )
             key = name.strip().casefold()
             if key in seen:
-                raise MalformedInput(f'Two players are called "{name}": names must differ.')
+                raise MalformedInput(
+                    say('Two players are called "%(player)s": names must differ.', player=name)
+                )
             seen.add(key)
         checked_preset = parse_preset(preset)
         checked_options = parse_options({} if options is None else options)
         if partners is not None:
             if not isinstance(partners, bool):
-                raise MalformedInput(f"partners is true or false, not {partners!r}.")
+                raise MalformedInput(
+                    say("partners is true or false, not %(given)s.", given=repr(partners))
+                )
             if partners and len(players) != 4:
-                raise MalformedInput("Partnerships need 4 players.")
+                raise MalformedInput(say("Partnerships need 4 players."))
         setup = cls(tuple(players), checked_preset, checked_options, partners)
         check_combination(setup.rules, setup.in_partnership)
         return setup
@@ -95,5 +101,9 @@ class Setup:
         if isinstance(name, str) and name in self._seats:
             return self._seats[name]
         raise MalformedInput(
-            f"{name!r} is not a player in this game; the players are {listed(self.players)}."
+            say(
+                "%(given)s is not a player in this game; the players are %(players)s.",
+                given=repr(name),
+                players=said_list(self.players),
+            )
         )

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
 from scorekeeper.rules.game import Game, Hand, HandResult
+from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, Preset, default_partners
 
 
@@ -22,7 +24,7 @@ class SheetRule:
     """A house rule in force: its value as the record spells it and the preset's default."""
 
     name: str
-    title: str
+    title: Message
     value: str
     preset_value: str
     differs: bool
@@ -43,12 +45,12 @@ class SheetHeader:
     partners: bool
     partners_differ: bool
     preset: Preset
-    preset_title: str
+    preset_title: Message
     rules: tuple[SheetRule, ...]
     target: int
     played_on: date | None = None
-    unit: str = ""
-    """How the scores are kept, in words: "in fives" (house rule units), or empty in points."""
+    unit: Message | None = None
+    """How the scores are kept, in words: "in fives" (house rule units), or None in points."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ class SheetRow:
     leader: int
     leader_name: str
     result: HandResult
-    ended: str
+    ended: Message
     went_out: int | None
     plays: tuple[int, ...]
     settlement: tuple[int, ...] | None
@@ -107,18 +109,18 @@ def _header(game: Game, played_on: date | None) -> SheetHeader:
         rules=tuple(entries),
         target=rules.target,
         played_on=played_on,
-        unit="in fives" if rules.in_fives else "",
+        unit=say("in fives") if rules.in_fives else None,
     )
 
 
-def _ended(game: Game, hand: Hand) -> str:
+def _ended(game: Game, hand: Hand) -> Message:
     if hand.result == "domino" and hand.went_out is not None:
-        return f"{game.players[hand.went_out]} dominoed"
+        return say("%(player)s dominoed", player=game.players[hand.went_out])
     if hand.result == "blocked":
-        return "blocked"
+        return say("blocked")
     if hand.result == "won" and game.winner is not None:
-        return f"won by {game.sides[game.winner]}"
-    return "in play"
+        return say("won by %(side)s", side=game.sides[game.winner])
+    return say("in play")
 
 
 def _row(game: Game, hand: Hand, totals: tuple[int, ...]) -> SheetRow:
@@ -188,16 +190,26 @@ def tally(score: int) -> Tally:
 # -- CSV -------------------------------------------------------------------------------------
 
 
-def sheet_columns(sheet: Sheet) -> list[str]:
+def sheet_columns(sheet: Sheet) -> list[Message]:
     """The CSV header: hand, leader, result, then each side's plays, settlement and total.
 
     A game in fives says so in each score column's heading ("Ann total in fives"), so a
     spreadsheet of several games never adds fives to points; a game in points keeps the
     headings it always had."""
-    unit = f" {sheet.header.unit}" if sheet.header.unit else ""
-    columns = ["hand", "leader", "result"]
+    columns = [say("hand"), say("leader"), say("result")]
     for side in sheet.header.sides:
-        columns += [f"{side} plays{unit}", f"{side} settlement{unit}", f"{side} total{unit}"]
+        if sheet.header.unit is None:
+            columns += [
+                say("%(side)s plays", side=side),
+                say("%(side)s settlement", side=side),
+                say("%(side)s total", side=side),
+            ]
+        else:
+            columns += [
+                say("%(side)s plays in fives", side=side),
+                say("%(side)s settlement in fives", side=side),
+                say("%(side)s total in fives", side=side),
+            ]
     return columns
 
 
@@ -213,16 +225,18 @@ def safe_cell(value: str | int) -> str | int:
     return value
 
 
-def sheet_csv(sheet: Sheet) -> str:
+def sheet_csv(sheet: Sheet, words: Callable[[Message], str] = str) -> str:
     """The sheet's rows as CSV text; a hand not settled has empty settlement cells.
 
-    The text cells hold players' names, so they are neutralised (:func:`safe_cell`).
+    The headings are said by ``words`` (in English unless the caller gives a language's); the
+    cells are data, the same in every language. The text cells hold players' names, so they
+    are neutralised (:func:`safe_cell`).
     """
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow([safe_cell(column) for column in sheet_columns(sheet)])
+    writer.writerow([safe_cell(words(column)) for column in sheet_columns(sheet)])
     for row in sheet.rows:
-        cells: list[str | int] = [row.number, row.leader_name, row.ended]
+        cells: list[str | int] = [row.number, row.leader_name, str(row.ended)]
         for side in range(len(sheet.header.sides)):
             settled = "" if row.settlement is None else row.settlement[side]
             cells += [row.plays[side], settled, row.totals[side]]

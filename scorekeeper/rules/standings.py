@@ -14,6 +14,7 @@ from datetime import datetime
 from itertools import combinations
 from typing import TypeVar
 
+from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_key
 from scorekeeper.rules.stats import GameFacts
 
@@ -96,14 +97,14 @@ class Column:
     """A column of a standings table: its ``data-stat`` name, heading, and how to read it."""
 
     name: str
-    heading: str
-    title: str
+    heading: Message
+    title: Message
     value: Callable[[object], int | float | str]
     descending: bool = True
 
 
 def _player_column(
-    name: str, heading: str, title: str, read: Callable[[PlayerStanding], int | float | str]
+    name: str, heading: Message, title: Message, read: Callable[[PlayerStanding], int | float | str]
 ) -> Column:
     return Column(name, heading, title, lambda row: read(_as_player(row)), name != "player")
 
@@ -119,35 +120,64 @@ def _as_pair(row: object) -> PairStanding:
 
 
 PLAYER_COLUMNS = (
-    _player_column("player", "Player", "Name", lambda r: r.name),
-    _player_column("games", "Games", "Finished games played", lambda r: r.games),
-    _player_column("wins", "Wins", "Games their side won", lambda r: r.wins),
-    _player_column("win-rate", "Win %", "Wins as a percent of games", lambda r: r.win_rate),
-    _player_column("points", "Points", "Points scored by their own plays", lambda r: r.points),
-    _player_column("best-play", "Best", "Their highest single play", lambda r: r.best_play),
-    _player_column("dominoes", "Out", "Hands they went out in (dominoed)", lambda r: r.dominoes),
-    _player_column("hands", "Hands", "Hands played", lambda r: r.hands),
+    _player_column("player", say("Player"), say("Name"), lambda r: r.name),
+    _player_column("games", say("Games"), say("Finished games played"), lambda r: r.games),
+    _player_column("wins", say("Wins"), say("Games their side won"), lambda r: r.wins),
     _player_column(
-        "points-per-hand", "Pts/hand", "Points from plays per hand", lambda r: r.points_per_hand
+        "win-rate", say("Win %"), say("Wins as a percent of games"), lambda r: r.win_rate
     ),
     _player_column(
-        "pips-left", "Pips left", "Pips held at a hand's end, on average", lambda r: r.pips_per_hand
+        "points", say("Points"), say("Points scored by their own plays"), lambda r: r.points
+    ),
+    _player_column(
+        "best-play", say("Best"), say("Their highest single play"), lambda r: r.best_play
+    ),
+    _player_column(
+        "dominoes", say("Out"), say("Hands they went out in (dominoed)"), lambda r: r.dominoes
+    ),
+    _player_column("hands", say("Hands"), say("Hands played"), lambda r: r.hands),
+    _player_column(
+        "points-per-hand",
+        say("Pts/hand"),
+        say("Points from plays per hand"),
+        lambda r: r.points_per_hand,
+    ),
+    _player_column(
+        "pips-left",
+        say("Pips left"),
+        say("Pips held at a hand's end, on average"),
+        lambda r: r.pips_per_hand,
     ),
     _player_column(
         "blocked-won",
-        "Blocks won",
-        "Blocked hands in which they held the fewest pips",
+        say("Blocks won"),
+        say("Blocked hands in which they held the fewest pips"),
         lambda r: r.blocked_won,
     ),
 )
 PLAYER_STATS = {column.name: column for column in PLAYER_COLUMNS}
 
 PAIR_COLUMNS = (
-    Column("pair", "Partners", "The two partners", lambda r: " & ".join(_as_pair(r).names), False),
-    Column("games", "Games", "Finished games played together", lambda r: _as_pair(r).games),
-    Column("wins", "Wins", "Games won together", lambda r: _as_pair(r).wins),
-    Column("win-rate", "Win %", "Wins as a percent of games", lambda r: _as_pair(r).win_rate),
-    Column("points", "Points", "Points scored by the pair's plays", lambda r: _as_pair(r).points),
+    Column(
+        "pair",
+        say("Partners"),
+        say("The two partners"),
+        lambda r: " & ".join(_as_pair(r).names),
+        False,
+    ),
+    Column(
+        "games", say("Games"), say("Finished games played together"), lambda r: _as_pair(r).games
+    ),
+    Column("wins", say("Wins"), say("Games won together"), lambda r: _as_pair(r).wins),
+    Column(
+        "win-rate", say("Win %"), say("Wins as a percent of games"), lambda r: _as_pair(r).win_rate
+    ),
+    Column(
+        "points",
+        say("Points"),
+        say("Points scored by the pair's plays"),
+        lambda r: _as_pair(r).points,
+    ),
 )
 PAIR_STATS = {column.name: column for column in PAIR_COLUMNS}
 

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from scorekeeper.rules.errors import MalformedInput
+from scorekeeper.rules.messages import say
 
 TOTAL_PIPS = 168
 _SPELLING = re.compile(r"^\s*([0-6])\s*[-|: ]?\s*([0-6])\s*$")
@@ -65,7 +66,7 @@ def tile(a: int, b: int) -> Tile:
     try:
         return _TILES[(a, b)]
     except KeyError:
-        raise MalformedInput(f"{a}-{b} is not a double-six tile.") from None
+        raise MalformedInput(say("%(tile)s is not a double-six tile.", tile=f"{a}-{b}")) from None
 
 
 _PLAIN = {f"{a}-{b}": (a, b) for a in range(7) for b in range(7)}
@@ -76,11 +77,22 @@ def parse_halves(text: object) -> tuple[int, int]:
     if isinstance(text, str) and text in _PLAIN:
         return _PLAIN[text]
     if not isinstance(text, str):
-        raise MalformedInput(f'A tile is written as text such as "6-4", not {text!r}.')
+        raise MalformedInput(
+            say(
+                'A tile is written as text such as "%(example)s", not %(given)s.',
+                example="6-4",
+                given=repr(text),
+            )
+        )
     match = _SPELLING.match(text)
     if match is None:
         raise MalformedInput(
-            f'"{text}" is not a double-six tile: write two numbers from 0 to 6, such as "6-4".'
+            say(
+                '"%(given)s" is not a double-six tile: write two numbers from 0 to 6, '
+                'such as "%(example)s".',
+                given=text,
+                example="6-4",
+            )
         )
     return int(match.group(1)), int(match.group(2))
 

@@ -1,6 +1,12 @@
-"""How the referee words what it says, in one place: a list of names, a number of tiles, a
-score change with its sign, a side that wins. Every message of the rules and of the site is
-built from these, so that one table reads the same on the page, in the log and in a record."""
+"""How the referee words what it says in English, in one place: a list of names, a number of
+tiles, a score change with its sign, a side that wins, so that one table reads the same on the
+page, in the log and in a record.
+
+These are English (:mod:`scorekeeper.rules.messages` says English with :func:`listed`, so this
+module cannot use messages in turn). A sentence for a reader of any language is a message
+whose facts are names, tiles and numbers: its words for a number of tiles or a side that wins
+are written where it is said (``"%(count)s tile"`` in :mod:`scorekeeper.rules.explain`), and
+:func:`partnership` tells which of a message's two texts a side takes ("wins" or "win")."""
 
 from __future__ import annotations
 
@@ -24,6 +30,11 @@ def signed(points: int) -> str:
     return f"{points:+d}" if points else "0"
 
 
+def partnership(side: str) -> bool:
+    """Whether a side's name is a partnership's, two players ("Ann & Cy"): a plural subject."""
+    return " & " in side
+
+
 def wins(side: str) -> str:
     """ "Ann wins", "Ann & Cy win": a partnership is two players."""
-    return f"{side} win" if " & " in side else f"{side} wins"
+    return f"{side} win" if partnership(side) else f"{side} wins"

@@ -13,6 +13,7 @@ import pytest
 
 from scorekeeper.rules.errors import RecordRefusal
 from scorekeeper.rules.game import Game
+from scorekeeper.rules.messages import Message
 from scorekeeper.rules.record import read_record, replay_result, write_record
 
 Record = dict[str, Any]
@@ -102,6 +103,11 @@ def alternate(moves: list[Move], options: dict[str, Any] | None = None) -> Recor
 def game_of(data: Record) -> Game:
     """The game a legal record describes (fails the test if it is refused)."""
     return read_record(copy.deepcopy(data))
+
+
+def english(messages: tuple[Message, ...]) -> tuple[str, ...]:
+    """What the referee said, in English, as the record and the replay output give it."""
+    return tuple(str(message) for message in messages)
 
 
 def result_of(data: Record) -> dict[str, Any]:

@@ -10,6 +10,7 @@ import pytest
 from scorekeeper.rules import PRESETS, Game, NewHand, Play, Setup
 from scorekeeper.rules.explain import event_position, explain_all, explain_hand, hand_spans
 from scorekeeper.rules.simulate import play_game
+from tests.rules.helpers import english
 
 TABLES = [
     (["Ann", "Bob"], "all-fives", {}),
@@ -57,7 +58,7 @@ def test_the_game_that_won_at_once_explains_its_unsettled_last_hand() -> None:
     assert game.winner is not None and game.hands[-1].result == "won"
     last = explain_hand(game, len(game.hands))
     assert last[-1].winner == game.winner and last[-1].kind == "play"
-    assert "wins at once" in " ".join(last[-1].lines)
+    assert "wins at once" in " ".join(english(last[-1].lines))
 
 
 def test_explaining_a_hand_leaves_the_game_as_it_was() -> None:

@@ -54,7 +54,7 @@ def test_a_pass_while_holding_a_fitting_tile() -> None:
     assert first.index == 4 and first.hand == 1
     assert first.ends == (End("W", 6), End("E", 6))
     assert (
-        first.message
+        str(first.message)
         == "Event 4: Ann passed while holding 6-5, which fitted W (shows 6) and E (shows 6)."
     )
 
@@ -68,7 +68,7 @@ def test_a_draw_with_no_later_draw_while_holding_a_fitting_tile() -> None:
     assert (note.index, note.event, note.player, note.action) == (2, 2, 1, "draw")
     assert note.tile == parse_tile("6-2")
     assert note.ends == (End("W", 6), End("E", 6))
-    assert note.message == (
+    assert str(note.message) == (
         "Event 2: Bob drew while holding 6-2 (or drew it then and did not play it at once), "
         "which fitted W (shows 6) and E (shows 6)."
     )
@@ -149,7 +149,7 @@ def test_notes_in_a_later_hand_count_events_within_that_hand() -> None:
     assert referee_notes(game, 1) == []
     notes = referee_notes(game, 2)
     assert [(n.index, n.hand, n.event) for n in notes] == [(14, 2, 2)]
-    assert notes[0].message.startswith("Event 2: Bob drew while holding 6-2")
+    assert str(notes[0].message).startswith("Event 2: Bob drew while holding 6-2")
     assert all_referee_notes(game) == notes
 
 

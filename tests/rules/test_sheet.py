@@ -61,21 +61,21 @@ def test_a_row_per_hand_with_plays_settlement_and_totals() -> None:
     second = hand("Ann", duo_domino_events()[:3])
     sheet = score_sheet(game_of(duo_domino(more_hands=[second])))
     first, current = sheet.rows
-    assert (first.number, first.leader, first.result, first.ended) == (
+    assert (first.number, first.leader, first.result, str(first.ended)) == (
         1,
         0,
         "domino",
         "Ann dominoed",
     )
     assert (first.plays, first.settlement, first.totals) == ((15, 25), (0, -25), (15, 0))
-    assert (current.number, current.result, current.ended) == (2, "open", "in play")
+    assert (current.number, current.result, str(current.ended)) == (2, "open", "in play")
     assert (current.plays, current.settlement, current.totals) == ((0, 15), None, (15, 15))
     assert sheet.winner is None and sheet.winner_name is None
 
 
 def test_a_blocked_hand_row() -> None:
     row = score_sheet(game_of(duo_blocked({"Ann": 62, "Bob": 28}))).rows[0]
-    assert (row.result, row.ended, row.went_out) == ("blocked", "blocked", None)
+    assert (row.result, str(row.ended), row.went_out) == ("blocked", "blocked", None)
     assert (row.plays, row.settlement, row.totals) == ((5, 0), (-60, -30), (-55, -30))
 
 
@@ -84,7 +84,7 @@ def test_a_hand_won_at_once_is_not_settled() -> None:
     data = record(DUO, [hand("Ann", events)], options={"target": 15, "win_check": "immediate"})
     sheet = score_sheet(game_of(data))
     row = sheet.rows[0]
-    assert (row.result, row.ended, row.settlement, row.totals) == (
+    assert (row.result, str(row.ended), row.settlement, row.totals) == (
         "won",
         "won by Bob",
         None,
