@@ -30,10 +30,28 @@ def stored_seq(page: Page, url: str) -> int:
     return int(found.group(1))
 
 
+WORKER_WITHIN_MS = 10_000
+"""A service worker that is not active this long after the page loaded never will be."""
+
+
+def worker_scope(page: Page) -> str:
+    """The scope of the page's active service worker; fails within ``WORKER_WITHIN_MS`` when
+    none activates (``navigator.serviceWorker.ready`` alone would wait forever)."""
+    scope: str = page.evaluate(
+        """ms => Promise.race([
+             navigator.serviceWorker.ready.then(registration => registration.scope),
+             new Promise((_, reject) => setTimeout(
+               () => reject(new Error(`no service worker active within ${ms} ms`)), ms)),
+           ])""",
+        WORKER_WITHIN_MS,
+    )
+    return scope
+
+
 def controlled(page: Page, url: str) -> None:
     """Open ``url`` once the service worker is active, so that it looks after the page."""
     page.goto(url)
-    page.evaluate("navigator.serviceWorker.ready")
+    worker_scope(page)
     page.goto(url)
     assert page.evaluate("navigator.serviceWorker.controller !== null")
 
@@ -57,8 +75,7 @@ def kept_urls(page: Page) -> list[str]:
 
 def test_service_worker_registers_for_the_whole_site(live_server: LiveServer, phone: Page) -> None:
     phone.goto(live_server.url + "/games/new")
-    scope = phone.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
-    assert scope == live_server.url + "/"
+    assert worker_scope(phone) == live_server.url + "/"
 
 
 def test_a_page_that_cannot_be_loaded_shows_the_offline_page(

@@ -51,6 +51,19 @@ def directives(policy: str) -> dict[str, list[str]]:
     return {part[0]: part[1:] for part in parts}
 
 
+def assert_strict_headers(response: TestResponse) -> None:
+    """The security headers, and what they say: scripts from this site's files only (no inline
+    code, no eval), never in another site's frame, no type sniffing, no referrer."""
+    assert_security_headers(response)
+    policy = directives(response.headers["Content-Security-Policy"])
+    script = policy.get("script-src", policy.get("default-src"))
+    assert script, "no policy for scripts"
+    assert not {"'unsafe-inline'", "'unsafe-eval'"} & set(script), script
+    assert policy["frame-ancestors"] == ["'none'"]
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
 def static_url(client: FlaskClient, name: str) -> str:
     """The versioned URL the pages link for static file ``name``."""
     page = client.get("/").get_data(as_text=True)
@@ -78,6 +91,37 @@ def test_headers_on_pages_fragments_and_downloads(client: FlaskClient) -> None:
     assert "<html" not in fragment.get_data(as_text=True)
 
 
+def test_headers_on_the_watch_pages_and_the_live_polls_304(client: FlaskClient) -> None:
+    table = new_game(client, ["Ann", "Bob"])
+    watch = table.watch_url()
+    htmx = {"HX-Request": "true"}
+    for url in (watch, f"{watch}/board"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert_strict_headers(response)
+    for url in (f"{watch}/live", f"{watch}/live?view=board", f"{table.url}/live"):
+        first = client.get(url, headers=htmx)
+        assert first.status_code == 200, url
+        assert_strict_headers(first)
+        again = client.get(url, headers={**htmx, "If-None-Match": first.headers["ETag"]})
+        assert again.status_code == 304, url
+        assert_strict_headers(again)
+
+
+def test_headers_on_the_manifest_the_service_worker_and_the_offline_page(
+    client: FlaskClient,
+) -> None:
+    for url, kind in (
+        ("/manifest.webmanifest", "application/manifest+json"),
+        ("/sw.js", "text/javascript"),
+        ("/offline", "text/html"),
+    ):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert response.mimetype == kind, url
+        assert_strict_headers(response)
+
+
 def test_headers_on_static_files_and_their_304(client: FlaskClient) -> None:
     url = static_url(client, "css/app.css")
     first = client.get(url)
@@ -99,6 +143,21 @@ def test_headers_on_errors(client: FlaskClient) -> None:
     ):
         assert response.status_code in (404, 405)
         assert_security_headers(response)
+
+
+def test_headers_on_a_500(make_client: Callable[..., FlaskClient]) -> None:
+    """An unexpected failure's page (and its htmx fragment) has the headers too."""
+    client = make_client(PROPAGATE_EXCEPTIONS=False)
+
+    @client.application.get("/fails")
+    def fails() -> Response:
+        raise RuntimeError("an unexpected failure")
+
+    for headers in ({}, {"HX-Request": "true"}):
+        response = client.get("/fails", headers=headers)
+        assert response.status_code == 500
+        assert "Something went wrong" in response.get_data(as_text=True)
+        assert_strict_headers(response)
 
 
 def test_a_malformed_or_untrusted_host_is_a_400_not_a_500(
