@@ -6,7 +6,9 @@
    - static files whose URL carries their content hash (?v=...): such a URL never changes its
      content, so the copy kept is always right.
    Game pages, and every URL under /games/ or /watch/, are never kept: they are secret links,
-   and they change with every entry. Requests other than GET are left to the browser. */
+   and they change with every entry. Requests other than GET are left to the browser.
+   It says no words itself: the offline page it keeps is in the reader's language, and its
+   version changes with that language, so a reader who switches language gets the page anew. */
 
 "use strict";
 

@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from flask import Flask, abort, session, url_for
+from flask_babel import lazy_gettext as _l
 from werkzeug.routing import BaseConverter
 
 from scorekeeper.web import store
@@ -21,7 +22,7 @@ from scorekeeper.web.loaded import EDIT, WATCH, Door, Loaded
 from scorekeeper.web.models import KEY_PATTERN, GameRow
 from scorekeeper.web.store import NotFound
 
-NO_GAME = "There is no game at this link. Check that the link was copied whole."
+NO_GAME = _l("There is no game at this link. Check that the link was copied whole.")
 DOORS = f"<any({EDIT}, {WATCH}):door>"
 """The URL part naming the door, for routes served behind both (``/<door>/<key>/log``)."""
 REMEMBERED = 50

@@ -3,7 +3,8 @@
 Content-Security-Policy allows neither, and a chart must work offline and on paper).
 
 Lines are told apart by more than colour: each has its own dash pattern and its name at its
-end, and the chart has a text alternative saying what it shows.
+end, and the chart has a text alternative saying what it shows. A chart's words are said when
+it is made, in the reader's language (charts are made per page, never kept).
 """
 
 from __future__ import annotations
@@ -12,10 +13,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.progression import progression
 from scorekeeper.rules.standings import Standings
-from scorekeeper.rules.wording import listed
+from scorekeeper.web import languages
 
 WIDTH, HEIGHT = 320, 190
 """The drawing's own units (its viewBox); it is scaled to the width of the page."""
@@ -175,24 +179,40 @@ def game_chart(game: Game) -> LineChart | None:
     if not any(hand.plays for hand in game.hands):
         return None
     steps = progression(game)
-    unit = " in fives" if steps.in_fives else ""
-    final = listed(
+    final = languages.said_list(
         [f"{side} {score}" for side, score in zip(steps.sides, steps.steps[-1], strict=True)]
     )
     hands = len(steps.hand_starts)
-    summary = (
-        f"Scores{unit} play by play over {hands} hand{'s' if hands != 1 else ''}: now {final}; "
-        f"the target is {steps.target}."
-    )
+    if steps.in_fives:
+        summary = ngettext(
+            "Scores in fives play by play over %(num)d hand: now %(final)s; "
+            "the target is %(target)s.",
+            "Scores in fives play by play over %(num)d hands: now %(final)s; "
+            "the target is %(target)s.",
+            hands,
+            final=final,
+            target=steps.target,
+        )
+    else:
+        summary = ngettext(
+            "Scores play by play over %(num)d hand: now %(final)s; the target is %(target)s.",
+            "Scores play by play over %(num)d hands: now %(final)s; the target is %(target)s.",
+            hands,
+            final=final,
+            target=steps.target,
+        )
     return line_chart(
         "progression",
-        "The scores, play by play",
+        _("The scores, play by play"),
         summary,
         [(side, steps.of(number)) for number, side in enumerate(steps.sides)],
         level=steps.target,
-        level_label=f"target {steps.target}",
-        marks=[(start, f"Hand {number}") for number, start in enumerate(steps.hand_starts, 1)],
-        x_label="plays →  (lines: a new hand)",
+        level_label=_("target %(target)s", target=steps.target),
+        marks=[
+            (start, _("Hand %(number)s", number=number))
+            for number, start in enumerate(steps.hand_starts, 1)
+        ],
+        x_label=_("plays →  (lines: a new hand)"),
     )
 
 
@@ -204,7 +224,11 @@ def wins_chart(table: Standings) -> LineChart | None:
         table.wins_over_time.items(), key=lambda item: (-item[1][-1], item[0].casefold())
     )
     shown = ordered[:8]
-    leaders = listed([f"{name} {history[-1]}" for name, history in shown[:4]])
-    summary = f"Wins over the club's {table.games} finished games, oldest first: {leaders}."
+    leaders = languages.said_list([f"{name} {history[-1]}" for name, history in shown[:4]])
+    summary = _(
+        "Wins over the club's %(games)s finished games, oldest first: %(leaders)s.",
+        games=table.games,
+        leaders=leaders,
+    )
     series = [(name, (0, *history)) for name, history in shown]
-    return line_chart("wins", "Wins over time", summary, series, x_label="games →")
+    return line_chart("wins", _("Wins over time"), summary, series, x_label=_("games →"))

@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from flask_babel import gettext as _
+
 from scorekeeper.rules import Game
 
 STREET = 30
@@ -79,6 +81,8 @@ class Board:
     height: float
     tracks: tuple[Track, ...]
     unit: str
+    """What the target counts, as data (the template and :attr:`summary` word it): "in fives",
+    "points" (a hole for every five points) or "" (a hole for every point)."""
 
     @property
     def game_hole(self) -> tuple[float, float]:
@@ -94,14 +98,25 @@ class Board:
 
     @property
     def summary(self) -> str:
-        """The board in words, for those who cannot see it."""
-        unit = f" {self.unit}" if self.unit else ""
-        parts = [
-            f"{t.name} {t.score} (before: {t.previous})"
-            + (", pegs at the start" if t.score < 0 else "")
-            for t in self.tracks
-        ]
-        return f"Cribbage board to {self.target}{unit}: " + "; ".join(parts) + "."
+        """The board in words, for those who cannot see it (in the reader's language)."""
+        parts = "; ".join(_side_words(t) for t in self.tracks)
+        if self.unit == "in fives":
+            return _(
+                "Cribbage board to %(target)s in fives: %(sides)s.", target=self.target, sides=parts
+            )
+        if self.unit == "points":
+            return _(
+                "Cribbage board to %(target)s points: %(sides)s.", target=self.target, sides=parts
+            )
+        return _("Cribbage board to %(target)s: %(sides)s.", target=self.target, sides=parts)
+
+
+def _side_words(track: Track) -> str:
+    """A side on the board in words: "Ann 35 (before: 20)"."""
+    facts = {"name": track.name, "score": track.score, "previous": track.previous}
+    if track.score < 0:
+        return _("%(name)s %(score)s (before: %(previous)s), pegs at the start", **facts)
+    return _("%(name)s %(score)s (before: %(previous)s)", **facts)
 
 
 def _street_length() -> float:

@@ -25,10 +25,11 @@ from flask import (
     url_for,
 )
 from flask.cli import with_appcontext
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from scorekeeper.rules.wording import listed
-from scorekeeper.web import store
+from scorekeeper.rules.messages import said_list, say
+from scorekeeper.web import languages, store
 from scorekeeper.web.access import NO_GAME, load_or_404, remember, remembered
 from scorekeeper.web.errors import render_error
 from scorekeeper.web.loaded import EDIT
@@ -40,10 +41,6 @@ bp = Blueprint("deleting", __name__)
 
 UNDO_MINUTES = 10
 """How long a deletion can be undone, unless DELETE_UNDO_MINUTES says otherwise."""
-TOO_LATE = (
-    "This game can no longer be restored: it was deleted more than {minutes} minutes ago "
-    "and is gone for good."
-)
 
 
 def undo_window() -> timedelta:
@@ -61,11 +58,6 @@ class Deleted:
 
     row: GameRow
     until: datetime
-
-    @property
-    def players(self) -> str:
-        """ "Ann, Bob and Cy"."""
-        return listed(list(self.row.players))
 
 
 def recently_deleted() -> list[Deleted]:
@@ -110,8 +102,14 @@ def delete(key: str) -> Response | tuple[str, int]:
         return confirm(key)[0], 409
     store.purge(now() - undo_window())
     flash(
-        f"Deleted: {listed(list(row.players))}. Undo it below within {_minutes()} minutes; "
-        "after that it is gone for good."
+        languages.say(
+            say(
+                "Deleted: %(players)s. Undo it below within %(minutes)s minutes; "
+                "after that it is gone for good.",
+                players=said_list(list(row.players)),
+                minutes=_minutes(),
+            )
+        )
     )
     return redirect(url_for("games.index"), code=303)
 
@@ -122,9 +120,21 @@ def restore(key: str) -> Response | tuple[str, int, dict[str, str]]:
     try:
         row = store.restore(key, now() - undo_window())
     except NotFound:
-        return render_error(404, TOO_LATE.format(minutes=_minutes()))
+        too_late = _(
+            "This game can no longer be restored: it was deleted more than %(minutes)s "
+            "minutes ago and is gone for good.",
+            minutes=_minutes(),
+        )
+        return render_error(404, too_late)
     remember(row, EDIT)
-    flash(f"Restored: {listed(list(row.players))}. Both its links work again.")
+    flash(
+        languages.say(
+            say(
+                "Restored: %(players)s. Both its links work again.",
+                players=said_list(list(row.players)),
+            )
+        )
+    )
     return redirect(url_for("games.index"), code=303)
 
 

@@ -6,17 +6,26 @@ the time of a play request. Here a face is formatted once per distinct box and k
 (``functools.lru_cache``): a tray tile never changes, and a layout tile keeps its place
 while the layout grows. ``templates/_dominoes.html`` documents the macros that call these;
 the markup is exactly what those macros drew before.
+
+The words in a drawing (a tile's name to screen readers, an end's button) are said in the
+reader's language: a drawing kept with words in it is kept per language.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from flask import Flask
+from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from scorekeeper.rules.tiles import Tile
-from scorekeeper.web.picture import TileShape
+from scorekeeper.web import languages
+from scorekeeper.web.tilenames import tile_spoken
+
+if TYPE_CHECKING:
+    from scorekeeper.web.picture import EndMarker, TileShape
 
 _PIP_GRID: dict[int, tuple[tuple[int, int], ...]] = {
     0: (),
@@ -31,6 +40,21 @@ _PIP_GRID: dict[int, tuple[tuple[int, int], ...]] = {
 
 _SIZES = {"sm": 20, "md": 32, "lg": 48}
 """A tile's height in CSS pixels by size name (the width and height attributes' fallback)."""
+
+
+def end_text(end: EndMarker) -> str:
+    """An open end in words, as on its button: "W shows 3"."""
+    return _("%(end)s shows %(number)s", end=end.name, number=end.shows)
+
+
+def end_play_text(end: EndMarker, tile: Tile) -> str:
+    """An end's button to screen readers: "W shows 3: play six-three there"."""
+    return _(
+        "%(end)s shows %(number)s: play %(tile)s there",
+        end=end.name,
+        number=end.shows,
+        tile=tile_spoken(tile),
+    )
 
 
 def _n(value: float) -> str:
@@ -77,12 +101,17 @@ def tile_face(first: int, second: int, x: float, y: float, width: float, height:
     return Markup(face + line + pips)
 
 
-@lru_cache(maxsize=512)
 def domino(tile: Tile, size: str = "md", vertical: bool = False, label: bool = True) -> Markup:
     """One tile as a standalone ``<svg>``; ``label`` names it to screen readers, else hidden."""
+    return _domino(tile, size, vertical, label, languages.current() if label else "")
+
+
+@lru_cache(maxsize=1024)
+def _domino(tile: Tile, size: str, vertical: bool, label: bool, language: str) -> Markup:
+    """:func:`domino` drawn once per tile, size, way up and (when named) language."""
     px = _SIZES[size]
     width, height = (50, 100) if vertical else (100, 50)
-    name = f'role="img" aria-label="{escape(tile.spoken)}"'
+    name = f'role="img" aria-label="{escape(tile_spoken(tile))}"'
     hidden = 'aria-hidden="true" focusable="false"'
     return Markup(
         f'<svg class="domino domino--{size}{" domino--vertical" if vertical else ""}"'
@@ -110,8 +139,16 @@ def layout_tiles(tiles: tuple[TileShape, ...] | list[TileShape]) -> Markup:
     return Markup("".join(groups))
 
 
-TEMPLATE_GLOBALS = {"domino_svg": domino, "layout_tiles": layout_tiles}
-"""What ``templates/_dominoes.html`` calls, by the names it calls them."""
+TEMPLATE_GLOBALS = {
+    "domino_svg": domino,
+    "layout_tiles": layout_tiles,
+    "tile_spoken": tile_spoken,
+    "end_text": end_text,
+    "end_play_text": end_play_text,
+    "say": languages.say,
+}
+"""What ``templates/_dominoes.html`` (and the tiles of the table's tray) call, by the names
+they call them; ``say`` says a picture's words, the referee's messages or plain text."""
 
 
 def init_app(app: Flask) -> None:

@@ -14,6 +14,8 @@ import sys
 
 from flask import Flask, render_template, request
 from flask.globals import request_ctx
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import exc as sql_errors
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
@@ -22,36 +24,54 @@ from scorekeeper.web.access import NO_GAME, hides_game
 from scorekeeper.web.extensions import db
 
 TITLES = {
-    400: "Bad request",
-    403: "Refused",
-    404: "Not found",
-    405: "Not allowed",
-    409: "The table had changed",
-    413: "Too large",
-    422: "Refused",
-    429: "Too many requests",
-    500: "Something went wrong",
-    503: "Busy: try again",
+    400: _l("Bad request"),
+    403: _l("Refused"),
+    404: _l("Not found"),
+    405: _l("Not allowed"),
+    409: _l("The table had changed"),
+    413: _l("Too large"),
+    422: _l("Refused"),
+    429: _l("Too many requests"),
+    500: _l("Something went wrong"),
+    503: _l("Busy: try again"),
 }
 EXPLANATIONS = {
-    400: "The request could not be understood. Go back, reload the page and try again.",
-    404: "There is no such page or game.",
-    405: "This address does not accept that kind of request.",
-    413: "What was sent is larger than 1 MB, the most this app accepts.",
-    500: "The app failed to answer; nothing was stored. Reload the page and try again.",
-    503: (
+    400: _l("The request could not be understood. Go back, reload the page and try again."),
+    404: _l("There is no such page or game."),
+    405: _l("This address does not accept that kind of request."),
+    413: _l("What was sent is larger than 1 MB, the most this app accepts."),
+    500: _l("The app failed to answer; nothing was stored. Reload the page and try again."),
+    503: _l(
         "The database is busy or cannot be reached just now: nothing was stored. "
         "Send it again in a few seconds."
     ),
 }
+WERKZEUG = {
+    403: _l(
+        "You don't have the permission to access the requested resource. It is either "
+        "read-protected or not readable by the server."
+    ),
+    415: _l("The server does not support the media type transmitted in the request."),
+    416: _l("The server cannot provide the requested range."),
+}
+"""Werkzeug's own explanations of errors the app may meet without saying why itself (a
+forbidden file, a body of a type no view reads, a range past a static file's end): the same
+English, said in the reader's language."""
 RETRY_AFTER_SECONDS = 2
 """How long a client is asked to wait before sending again after a 503."""
-CSRF_EXPLANATION = "This page has expired (its security token is missing or old). Reload the page and enter it again."
+CSRF_EXPLANATION = _l(
+    "This page has expired (its security token is missing or old). "
+    "Reload the page and enter it again."
+)
 
 
-def render_error(code: int, explanation: str) -> tuple[str, int, dict[str, str]]:
-    """The error page for ``code``, or for htmx a fragment shown in the page's alert area."""
-    title = TITLES.get(code, "Error")
+def render_error(code: int, explanation: object) -> tuple[str, int, dict[str, str]]:
+    """The error page for ``code``, or for htmx a fragment shown in the page's alert area.
+
+    ``explanation`` is said in the reader's language: a translated text, or a lazy one.
+    """
+    title = str(TITLES[code]) if code in TITLES else _("Error")
+    explanation = str(explanation)
     if request_ctx.url_adapter is None:
         # The request could not be routed at all (a malformed or untrusted Host header), so
         # no link can be built: plain text rather than a page whose links would fail.
@@ -81,7 +101,9 @@ def handle_http(error: HTTPException) -> tuple[str, int, dict[str, str]] | HTTPE
     if code == 405 and hides_game(request.path):
         code = 404
         error = NotFound(NO_GAME)
-    explanation = EXPLANATIONS.get(code) or error.description or ""
+    explanation: object = EXPLANATIONS.get(code) or error.description or ""
+    if code in WERKZEUG and error.description == type(error).description:
+        explanation = WERKZEUG[code]
     if error.description == NO_GAME:
         explanation = NO_GAME
     rendered = render_error(code, explanation)
@@ -125,8 +147,8 @@ def handle_unavailable(error: Exception) -> tuple[str, int, dict[str, str]]:
     page = render_template(
         "unavailable.html",
         code=503,
-        title=TITLES[503],
-        explanation=EXPLANATIONS[503],
+        title=str(TITLES[503]),
+        explanation=str(EXPLANATIONS[503]),
         kept=kept,
         files=bool(request.method == "POST" and request.files),
     )

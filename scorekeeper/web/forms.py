@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from collections.abc import Callable
+from functools import partial
+from typing import TypeVar, cast
 
+from flask_babel import get_translations
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
@@ -24,13 +29,69 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from scorekeeper.rules import HOUSE_RULES, PRESETS
 from scorekeeper.rules.names import MAX_NAME, name_problem
-from scorekeeper.rules.options import FIVES_TARGETS, HOUSE_RULES_BY_NAME, PRESET_TITLES
+from scorekeeper.rules.options import (
+    FIVES_TARGETS,
+    HOUSE_RULES_BY_NAME,
+    PRESET_TITLES,
+    HouseRule,
+    Preset,
+)
+from scorekeeper.web.languages import say
 
 LEADER_CHOICES = [
-    SelectChoice("random", "At random: the app picks by lot"),
-    SelectChoice("draw", "Draw for lead: each player draws a tile, the highest leads"),
-    SelectChoice("table", "Choose the leader at the table: tap who leads"),
+    SelectChoice("random", _l("At random: the app picks by lot")),
+    SelectChoice("draw", _l("Draw for lead: each player draws a tile, the highest leads")),
+    SelectChoice("table", _l("Choose the leader at the table: tap who leads")),
 ]
+
+WTFORMS_MESSAGES = (
+    _l("This field is required."),
+    _l("Not a valid integer value."),
+    _l("Not a valid choice."),
+    _l("Invalid Choice: could not coerce."),
+    _l("Number must be between %(min)s and %(max)s."),
+)
+"""WTForms' own messages that the forms below can show, said from the site's catalogs (see
+:class:`SiteForm`); listed here so that ``make translations`` extracts them."""
+
+
+class _Said:
+    """Words said when a page is made, in its reader's language (a form's label, made at
+    import, from the referee's house-rule texts); it is the ``str`` it becomes."""
+
+    def __init__(self, words: Callable[[], str]) -> None:
+        self._words = words
+
+    def __str__(self) -> str:
+        return self._words()
+
+    def __repr__(self) -> str:
+        return f"_Said({self._words()!r})"
+
+
+def _said(words: Callable[[], str]) -> str:
+    """``words`` said lazily, typed as the str it behaves as (like ``lazy_gettext``)."""
+    return cast(str, _Said(words))
+
+
+class _SiteCatalog:
+    """WTForms' translations for its own messages: the site's catalog of this request."""
+
+    def gettext(self, string: str) -> str:
+        return str(get_translations().ugettext(string))
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return str(get_translations().ungettext(singular, plural, n))
+
+
+class SiteForm(FlaskForm):
+    """A form whose WTForms messages ("This field is required.") are said in the reader's
+    language from the site's own catalogs, the same words for every language of the site."""
+
+    class Meta:
+        def get_translations(self, form: object) -> _SiteCatalog:
+            return _SiteCatalog()
+
 
 _T = TypeVar("_T")
 
@@ -98,17 +159,29 @@ def plain_name(form: FlaskForm, field: Field) -> None:
     if field.data:
         problem = name_problem(field.data.strip())
         if problem is not None:
-            raise ValidationError(problem)
+            raise ValidationError(say(problem))
+
+
+def _value_words(rule: HouseRule, value: str) -> str:
+    """A value of ``rule`` as the record spells it, with its plain words in this language."""
+    return f"{value}: {say(rule.value_texts.get(value, value))}"
+
+
+def _title(rule: HouseRule) -> str:
+    return _said(lambda: say(rule.title))
+
+
+def _text(rule: HouseRule) -> str:
+    return _said(lambda: say(rule.text))
 
 
 def _chosen(name: str) -> SelectField:
     """The field of house rule ``name``, one of its values: each shown with its plain words."""
     rule = HOUSE_RULES_BY_NAME[name]
     choices = [
-        SelectChoice(value, f"{value}: {rule.value_texts.get(value, value)}")
-        for value in rule.choices
+        SelectChoice(value, _said(partial(_value_words, rule, value))) for value in rule.choices
     ]
-    return SelectField(rule.title, description=rule.text, choices=choices)
+    return SelectField(_title(rule), description=_text(rule), choices=choices)
 
 
 def _numbered(name: str) -> IntegerField:
@@ -118,8 +191,8 @@ def _numbered(name: str) -> IntegerField:
     if numbers is None:
         raise ValueError(f"house rule {name} is not a number")
     return IntegerField(
-        rule.title,
-        description=rule.text,
+        _title(rule),
+        description=_text(rule),
         validators=[InputRequired(), NumberRange(min=numbers.start, max=numbers[-1])],
     )
 
@@ -128,34 +201,48 @@ def _number_chosen(name: str) -> SelectField:
     """The field of house rule ``name``, one of a few whole numbers."""
     rule = HOUSE_RULES_BY_NAME[name]
     choices = [
-        SelectChoice(n, f"{n}: {rule.value_texts.get(str(n), str(n))}") for n in rule.number_choices
+        SelectChoice(n, _said(partial(_value_words, rule, str(n)))) for n in rule.number_choices
     ]
-    return SelectField(rule.title, description=rule.text, choices=choices, coerce=int)
+    return SelectField(_title(rule), description=_text(rule), choices=choices, coerce=int)
 
 
 HOUSE_RULE_FIELDS = tuple(rule.name for rule in HOUSE_RULES if rule.name != "target")
 """The house rules the form has a field of their own for (the target is a field of its own)."""
 
 
-class NewGameForm(FlaskForm):
+def _seat(label: str) -> StringField:
+    """A seat's name field: empty, or a name as records take them."""
+    too_long = _l("Field cannot be longer than %(max)d characters.")
+    return StringField(
+        label, validators=[Optional(), Length(max=MAX_NAME, message=too_long), plain_name]
+    )
+
+
+def _preset_title(preset: Preset) -> str:
+    return say(PRESET_TITLES[preset])
+
+
+class NewGameForm(SiteForm):
     """A new game: 2 to 4 players in seat order, the preset, house rules, target, first leader."""
 
-    player1 = StringField("Seat 1", validators=[Optional(), Length(max=MAX_NAME), plain_name])
-    player2 = StringField("Seat 2", validators=[Optional(), Length(max=MAX_NAME), plain_name])
-    player3 = StringField("Seat 3", validators=[Optional(), Length(max=MAX_NAME), plain_name])
-    player4 = StringField("Seat 4", validators=[Optional(), Length(max=MAX_NAME), plain_name])
+    player1 = _seat(_l("Seat 1"))
+    player2 = _seat(_l("Seat 2"))
+    player3 = _seat(_l("Seat 3"))
+    player4 = _seat(_l("Seat 4"))
     preset = SelectField(
-        "Preset", choices=[SelectChoice(p, PRESET_TITLES[p]) for p in PRESETS], default=PRESETS[0]
+        _l("Preset"),
+        choices=[SelectChoice(p, _said(partial(_preset_title, p))) for p in PRESETS],
+        default=PRESETS[0],
     )
-    partners = BooleanField("Partners: seats 1 and 3 against seats 2 and 4 (4 players)")
+    partners = BooleanField(_l("Partners: seats 1 and 3 against seats 2 and 4 (4 players)"))
     target = IntegerField(
-        "Target", validators=[InputRequired(), NumberRange(min=1, max=1000)], default=250
+        _l("Target"), validators=[InputRequired(), NumberRange(min=1, max=1000)], default=250
     )
-    leader = RadioField("First leader", choices=LEADER_CHOICES, default="random")
+    leader = RadioField(_l("First leader"), choices=LEADER_CHOICES, default="random")
     filled = HiddenField("filled")
-    club_defaults = BooleanField("Start the club's next games with these house rules")
-    load = SubmitField("Load the preset's defaults")
-    start = SubmitField("Start the game")
+    club_defaults = BooleanField(_l("Start the club's next games with these house rules"))
+    load = SubmitField(_l("Load the preset's defaults"))
+    start = SubmitField(_l("Start the game"))
     # One field per house rule of the registry, in its order (the target is above).
     deal = _chosen("deal")
     lead = _chosen("lead")
@@ -182,15 +269,18 @@ class NewGameForm(FlaskForm):
         if self.units.data == "fives":
             if not FIVES_TARGETS.start <= field.data <= FIVES_TARGETS[-1]:
                 raise ValidationError(
-                    f"In fives the target is {FIVES_TARGETS.start} to {FIVES_TARGETS[-1]} "
-                    "(61 is the usual)."
+                    _(
+                        "In fives the target is %(low)s to %(high)s (61 is the usual).",
+                        low=FIVES_TARGETS.start,
+                        high=FIVES_TARGETS[-1],
+                    )
                 )
         elif field.data < 5 or field.data % 5:
-            raise ValidationError("The target is a multiple of 5, from 5 to 1000.")
+            raise ValidationError(_("The target is a multiple of 5, from 5 to 1000."))
 
 
-class ImportForm(FlaskForm):
+class ImportForm(SiteForm):
     """An all-fives/1 record, as a file or pasted text."""
 
-    record = FileField("Record file (.json)")
-    text = TextAreaField("Or paste the record")
+    record = FileField(_l("Record file (.json)"))
+    text = TextAreaField(_l("Or paste the record"))

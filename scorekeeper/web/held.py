@@ -4,7 +4,8 @@ Each player has a text field, ``held-<seat>`` (a pip total such as ``13``, or ti
 ``6-1 0-0``), and a tray of the tiles not on the table to tap instead: checkboxes named
 ``tiles-<seat>``. With JavaScript the tray writes the tiles tapped into the field; without it
 only the boxes are sent. Either way the referee gets one answer per player, or a refusal
-(rule ``remaining``) when the field and the tray disagree.
+(rule ``remaining``) when the field and the tray disagree, worded as the referee's messages
+are (said in the reader's language, English in the record).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 
 from scorekeeper.rules import Held, MalformedInput, Refusal, Tile, parse_tile
 from scorekeeper.rules.entering import parse_held
+from scorekeeper.rules.messages import say
 
 MAX_TICKED = 28
 """No hand holds more tiles than the set has; more boxes than that are not read."""
@@ -34,7 +36,12 @@ def _ticked_tiles(name: str, ticked: Sequence[str]) -> tuple[Tile, ...]:
             tiles.append(parse_tile(value))
         except MalformedInput:
             raise Refusal(
-                "remaining", f'{name}: "{value}" tapped on the tray is not a double-six tile.'
+                "remaining",
+                say(
+                    '%(player)s: "%(value)s" tapped on the tray is not a double-six tile.',
+                    player=name,
+                    value=value,
+                ),
             ) from None
     return tuple(tiles)
 
@@ -60,6 +67,12 @@ def held_of(name: str, text: str, ticked: Sequence[str]) -> Held | None:
     shown = " ".join(str(t) for t in tapped)
     raise Refusal(
         "remaining",
-        f'{name}: the field says "{text.strip()}" but the tiles tapped ({shown}) hold {pips} '
-        "pips. Clear the field or untap the tiles, so that one answer is left.",
+        say(
+            '%(player)s: the field says "%(typed)s" but the tiles tapped (%(tiles)s) hold '
+            "%(pips)s pips. Clear the field or untap the tiles, so that one answer is left.",
+            player=name,
+            typed=text.strip(),
+            tiles=shown,
+            pips=pips,
+        ),
     )

@@ -15,6 +15,7 @@ the new-game form with what was typed in it. Other forms get the "expired" page.
 from __future__ import annotations
 
 from flask import Flask, render_template, request
+from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 
 from scorekeeper.web import errors, store
@@ -38,12 +39,12 @@ ENTRIES = frozenset(
     }
 )
 """The table's entry forms: a refused token gives the table back."""
-EXPIRED_ENTRY = (
+EXPIRED_ENTRY = _l(
     "Nothing was entered: this page's security token was no longer accepted (the browser's "
     "cookies were cleared, or the page is very old). The table below is up to date and "
     "ready: make the entry again."
 )
-EXPIRED_FORM = (
+EXPIRED_FORM = _l(
     "The game was not started: this page's security token was no longer accepted (the "
     "browser's cookies were cleared, or the page is very old). Everything typed is still "
     "here: press Start the game again."

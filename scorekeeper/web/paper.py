@@ -9,30 +9,46 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Literal
 
+from babel.lists import format_list
 from flask import Blueprint, Response, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from markupsafe import Markup, escape
 
 from scorekeeper.rules import Draw, Event, Game, NewHand, Pass, Play, Settle
 from scorekeeper.rules.explain import Explanation, explain_all, explain_hand, hand_spans
+from scorekeeper.rules.messages import Message
 from scorekeeper.rules.notes import Note, referee_notes
 from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, PRESETS
 from scorekeeper.rules.rulebook import rulebook
-from scorekeeper.rules.sheet import Tally, score_sheet, sheet_csv, tally
+from scorekeeper.rules.sheet import (
+    Tally,
+    score_sheet,
+    sheet_csv,
+    tally,
+)
 from scorekeeper.rules.wording import listed
+from scorekeeper.web import languages
 from scorekeeper.web.access import DOORS, load_or_404
 from scorekeeper.web.charts import game_chart
+from scorekeeper.web.languages import LANGUAGES
 from scorekeeper.web.loaded import Door, Loaded
 from scorekeeper.web.store import download_name, undone_events
 
 bp = Blueprint("paper", __name__)
 
+Said = Message | str
+"""What the referee says (a message, said with ``|say``), or text said as it is."""
+
 BLANK_SIDES = ("2", "3", "4")
 BLANK_ROWS = 18
-BAD_SIDES = (
+BAD_SIDES = _l(
     "A blank score sheet is for 2, 3 or 4 sides (players, or two teams): "
     "ask for /sheets/blank?sides=2, 3 or 4."
 )
@@ -51,8 +67,8 @@ class LogEntry:
     """
 
     explanation: Explanation
-    steps: tuple[str, ...]
-    lines: tuple[str, ...]
+    steps: tuple[Said, ...]
+    lines: tuple[Said, ...]
     notes: tuple[Note, ...]
     hand_notes: tuple[Note, ...]
 
@@ -70,13 +86,15 @@ class LogHand:
     entries: tuple[LogEntry, ...]
 
 
-def split_steps(explanation: Explanation) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """A play's count steps (up to "total ...") and the lines after them; others: no steps."""
+def split_steps(explanation: Explanation) -> tuple[tuple[Said, ...], tuple[Said, ...]]:
+    """A play's count steps (up to "total ...") and the lines after them; others: no steps.
+
+    A line is found by its English (``str``), whatever language the page is said in."""
+    lines: tuple[Said, ...] = explanation.lines
     if explanation.kind != "play":
-        return (), explanation.lines
-    lines = explanation.lines
+        return (), lines
     for number, line in enumerate(lines):
-        if line.startswith("total "):
+        if str(line).startswith("total "):
             return lines[: number + 1], lines[number + 1 :]
     return (), lines
 
@@ -128,22 +146,34 @@ class UndoneEntry:
 
 
 def undone_summary(game: Game, event: Event) -> str:
-    """An undone event in words, without the state it was judged in: "Bob played 6-4 on W"."""
+    """An undone event in words, without the state it was judged in: "Bob played 6-4 on W"
+    (in the page's language; names, tiles and ends as they are)."""
     players = game.players
 
     def name(seat: int) -> str:
-        return players[seat] if 0 <= seat < len(players) else f"seat {seat + 1}"
+        return players[seat] if 0 <= seat < len(players) else _("seat %(number)s", number=seat + 1)
 
     if isinstance(event, Play):
-        where = f" on {event.end}" if event.end else ""
-        return f"{name(event.player)} played {event.tile}{where}"
+        if event.end:
+            return _(
+                "%(player)s played %(tile)s on %(end)s",
+                player=name(event.player),
+                tile=str(event.tile),
+                end=str(event.end),
+            )
+        return _("%(player)s played %(tile)s", player=name(event.player), tile=str(event.tile))
     if isinstance(event, Draw):
-        return f"{name(event.player)} drew {event.count} tile{'' if event.count == 1 else 's'}"
+        return ngettext(
+            "%(player)s drew %(num)d tile",
+            "%(player)s drew %(num)d tiles",
+            event.count,
+            player=name(event.player),
+        )
     if isinstance(event, Pass):
-        return f"{name(event.player)} passed"
+        return _("%(player)s passed", player=name(event.player))
     if isinstance(event, NewHand):
-        return f"{name(event.leader)} to lead the next hand"
-    return "The settlement of the hand"
+        return _("%(player)s to lead the next hand", player=name(event.leader))
+    return _("The settlement of the hand")
 
 
 def undone_in_log(loaded: Loaded, shown: range | None = None) -> dict[int, list[UndoneEntry]]:
@@ -241,14 +271,23 @@ def hand_to_show(asked: str | None, opened: int | None, spans: list[range]) -> i
 def no_such_hand(count: int) -> tuple[str, int]:
     """The 404 page for a ``?hand=`` that names no hand of the game, saying which there are."""
     if count == 0:
-        hands = "nothing has been entered yet"
+        explanation = _(
+            "This game's log has no such hand: nothing has been entered yet. Open the log "
+            "without ?hand= for the latest hand, or with ?hand=all for the whole log."
+        )
+    elif count == 1:
+        explanation = _(
+            "This game's log has no such hand: it has hand 1 only. Open the log without "
+            "?hand= for the latest hand, or with ?hand=all for the whole log."
+        )
     else:
-        hands = "it has hand 1 only" if count == 1 else f"it has hands 1 to {count}"
-    explanation = (
-        f"This game's log has no such hand: {hands}. Open the log without ?hand= for the "
-        "latest hand, or with ?hand=all for the whole log."
-    )
-    return render_template("error.html", code=404, title="Not found", explanation=explanation), 404
+        explanation = _(
+            "This game's log has no such hand: it has hands 1 to %(count)s. Open the log "
+            "without ?hand= for the latest hand, or with ?hand=all for the whole log.",
+            count=count,
+        )
+    page = render_template("error.html", code=404, title=_("Not found"), explanation=explanation)
+    return page, 404
 
 
 @bp.get(f"/{DOORS}/<key:key>/log")
@@ -312,10 +351,6 @@ def played_on(loaded: Loaded) -> date:
     return loaded.row.created_at.date()
 
 
-def _counted(count: int, word: str, plural: str) -> str:
-    return f"{count} {word if count == 1 else plural}"
-
-
 @bp.app_template_filter("breakable")
 def breakable(name: str) -> Markup:
     """A name like ``boneyard_reserve`` that may wrap after its underscores, as words do after
@@ -323,63 +358,145 @@ def breakable(name: str) -> Markup:
     return Markup(str(escape(name)).replace("_", "_<wbr>"))
 
 
+def _listed(parts: list[str]) -> str:
+    """Parts joined with this page's "and" ("1 house, 1 cross and 1 stroke")."""
+    code = languages.current()
+    if code == languages.DEFAULT:
+        return listed(parts)
+    return format_list(parts, locale=code)
+
+
 @bp.app_template_filter("tally_words")
 def tally_words(marks: Tally) -> str:
     """A tally in words for screen readers: "65, drawn as 1 house, 1 cross and 1 stroke"."""
     parts = []
     if marks.houses:
-        parts.append(_counted(marks.houses, "house", "houses"))
+        parts.append(ngettext("%(num)d house", "%(num)d houses", marks.houses))
     if marks.crosses:
-        parts.append(_counted(marks.crosses, "cross", "crosses"))
+        parts.append(ngettext("%(num)d cross", "%(num)d crosses", marks.crosses))
     if marks.strokes:
-        parts.append(_counted(marks.strokes, "stroke", "strokes"))
+        parts.append(ngettext("%(num)d stroke", "%(num)d strokes", marks.strokes))
     if marks.rest:
-        parts.append(f"{marks.rest} more")
-    text = str(marks.value)
-    if parts:
-        text += ", drawn as " + listed(parts)
-    return text
+        parts.append(_("%(rest)s more", rest=marks.rest))
+    if not parts:
+        return str(marks.value)
+    return _("%(value)s, drawn as %(marks)s", value=marks.value, marks=_listed(parts))
+
+
+# -- a sheet in another language --------------------------------------------------------------
+
+
+SHEET_LANGUAGE = "lang"
+"""``?lang=sv``: the sheet (its page and its CSV) said in that language, not the site's, so a
+club can hand out sheets in the language of the table."""
+
+
+def _no_such_language() -> tuple[str, int]:
+    """The 404 page for a ``?lang=`` the site does not speak, saying which it does."""
+    choices = ", ".join(f"?{SHEET_LANGUAGE}={code} ({name})" for code, name in LANGUAGES.items())
+    explanation = _(
+        "A sheet can be printed in the languages of this site only: %(choices)s.",
+        choices=choices,
+    )
+    page = render_template("error.html", code=404, title=_("Not found"), explanation=explanation)
+    return page, 404
+
+
+def asked_language() -> str | None:
+    """The language ``?lang=`` asks for; None without one, "" for one the site does not speak."""
+    code = request.args.get(SHEET_LANGUAGE)
+    if code is None:
+        return None
+    return code if code in LANGUAGES else ""
+
+
+def in_language(code: str | None) -> AbstractContextManager[None]:
+    """Say what is inside in ``code``, or in the page's own language when None."""
+    return nullcontext() if code is None else languages.speaking(code)
+
+
+@bp.app_template_global()
+def sheet_languages(endpoint: str, **values: Any) -> list[dict[str, object]]:
+    """For templates: a sheet's page in each language (``?lang=``), each named in its own
+    words, the one this page is said in marked ``current``."""
+    said = languages.current()
+    return [
+        {
+            "code": code,
+            "name": name,
+            "href": url_for(endpoint, **{**values, SHEET_LANGUAGE: code}),
+            "current": code == said,
+        }
+        for code, name in LANGUAGES.items()
+    ]
+
+
+# -- the score sheet pages -------------------------------------------------------------------
 
 
 @bp.get(f"/{DOORS}/<key:key>/sheet")
-def sheet(door: str, key: str) -> str:
-    """The printable score sheet: header, one row per hand, the winner and the tallies."""
+def sheet(door: str, key: str) -> str | tuple[str, int]:
+    """The printable score sheet: header, one row per hand, the winner and the tallies.
+
+    ``?lang=sv`` prints it in Svenska (any of the site's languages) whatever the site's."""
     loaded = load_or_404(key, door)
+    code = asked_language()
+    if code == "":
+        return _no_such_language()
     paper = score_sheet(loaded.game, played_on(loaded))
     tallies = [tally(score) for score in paper.scores]
-    return render_template(
-        "sheet.html",
-        door=loaded.door,
-        started_at=loaded.row.created_at,
-        sheet=paper,
-        tallies=tallies,
-        chart=game_chart(loaded.game),
-    )
+    with in_language(code):
+        return render_template(
+            "sheet.html",
+            door=loaded.door,
+            started_at=loaded.row.created_at,
+            sheet=paper,
+            tallies=tallies,
+            chart=game_chart(loaded.game),
+            sheet_lang=code,
+        )
 
 
 @bp.get(f"/{DOORS}/<key:key>/sheet.csv")
-def sheet_as_csv(door: str, key: str) -> Response:
-    """The score sheet's rows as CSV: one row per hand, each side's plays, settlement, total."""
+def sheet_as_csv(door: str, key: str) -> Response | tuple[str, int]:
+    """The score sheet's rows as CSV: one row per hand, each side's plays, settlement, total.
+
+    The headings are in the page's language (``?lang=`` as on the sheet), the cells never."""
     loaded = load_or_404(key, door)
-    body = sheet_csv(score_sheet(loaded.game, played_on(loaded)))
+    code = asked_language()
+    if code == "":
+        return _no_such_language()
+    with in_language(code):
+        # Headings in the page's language, cells as the engine writes them (English).
+        body = sheet_csv(score_sheet(loaded.game, played_on(loaded)), languages.say)
     response = Response(body, mimetype="text/csv")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="{download_name(loaded.row)}-sheet.csv"'
     )
+    if code is not None:
+        response.headers["Content-Language"] = code
     return response
 
 
 @bp.get("/sheets/blank")
 def blank_sheet() -> tuple[str, int]:
-    """An empty score sheet for 2, 3 or 4 sides, to fill in by hand."""
+    """An empty score sheet for 2, 3 or 4 sides, to fill in by hand (``?lang=`` as on a
+    game's sheet)."""
+    code = asked_language()
+    if code == "":
+        return _no_such_language()
     sides = request.args.get("sides", "2")
-    if sides not in BLANK_SIDES:
-        page = render_template("error.html", code=400, title="Bad request", explanation=BAD_SIDES)
-        return page, 400
-    return render_template(
-        "blank_sheet.html",
-        sides=int(sides),
-        rows=BLANK_ROWS,
-        presets=[(preset, PRESET_TITLES[preset]) for preset in PRESETS],
-        house_rules=HOUSE_RULES,
-    ), 200
+    with in_language(code):
+        if sides not in BLANK_SIDES:
+            page = render_template(
+                "error.html", code=400, title=_("Bad request"), explanation=str(BAD_SIDES)
+            )
+            return page, 400
+        return render_template(
+            "blank_sheet.html",
+            sides=int(sides),
+            rows=BLANK_ROWS,
+            presets=[(preset, PRESET_TITLES[preset]) for preset in PRESETS],
+            house_rules=HOUSE_RULES,
+            sheet_lang=code,
+        ), 200

@@ -14,6 +14,9 @@ spinner's arm can be boxed in by other arms and is then drawn across them (well 
 simulated layouts); such tables also run wider than the usual 9 tile lengths.
 
 Geometry is worked out in tile widths (a tile is 1 wide and 2 long) and scaled to SVG units.
+
+A scene holds no words: it is kept between requests (for readers of every language), so its
+title, description and end names are said when read, in the reader's language.
 """
 
 from __future__ import annotations
@@ -23,9 +26,12 @@ from collections import OrderedDict
 from collections.abc import Collection, Hashable
 from dataclasses import dataclass
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
 from scorekeeper.rules.layout import Layout, Placed
 from scorekeeper.rules.tiles import Tile
-from scorekeeper.rules.wording import tile_count
+from scorekeeper.web.tilenames import tile_spoken
 
 SCALE = 50.0
 """SVG units in one tile width (a tile is drawn 100 by 50)."""
@@ -111,7 +117,97 @@ class EndMarker:
     @property
     def text(self) -> str:
         """The end in words, as on its button: "W shows 3"."""
-        return f"{self.name} shows {self.shows}"
+        return _("%(end)s shows %(number)s", end=self.name, number=self.shows)
+
+
+@dataclass(frozen=True, slots=True)
+class OpenArm:
+    """An open end as the description reads it: its tiles from the inside out, its number."""
+
+    name: str
+    tiles: tuple[Tile, ...]
+    shows: int
+    fits: bool
+    """Whether the chosen tile fits this end (it is highlighted)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What the picture says in words, as data: said when read, in the reader's language."""
+
+    tiles: int
+    count: int
+    lead: Tile | None = None
+    lead_spinner: bool = False
+    arms: tuple[OpenArm, ...] = ()
+    closed: tuple[tuple[str, str, Tile], ...] = ()
+    """The spinners whose arms are not open yet: (north end, south end, tile)."""
+
+    @property
+    def title(self) -> str:
+        """The table in a few words: "The table: 7 tiles, count 17"."""
+        if self.lead is None:
+            return _("The table is empty")
+        return ngettext(
+            "The table: %(num)d tile, count %(count)s",
+            "The table: %(num)d tiles, count %(count)s",
+            self.tiles,
+            count=self.count,
+        )
+
+    def lines(self) -> list[str]:
+        """One line for the lead, one per open end (its tiles from the inside out, the number
+        it shows), one per spinner whose arms are not open yet, and the count."""
+        if self.lead is None:
+            return [_("No tile is on the table yet.")]
+        lead = tile_spoken(self.lead)
+        if self.lead_spinner:
+            lines = [_("Lead: %(tile)s, the spinner.", tile=lead)]
+        else:
+            lines = [_("Lead: %(tile)s.", tile=lead)]
+        lines += [_arm_line(arm) for arm in self.arms]
+        for north, south, tile in self.closed:
+            lines.append(
+                _(
+                    "%(north)s and %(south)s open once both sides of the spinner, %(tile)s, "
+                    "are covered.",
+                    north=north,
+                    south=south,
+                    tile=tile_spoken(tile),
+                )
+            )
+        count = self.count
+        if count and count % 5 == 0:
+            lines.append(_("Count: %(count)s (scores %(count)s).", count=count))
+        else:
+            lines.append(_("Count: %(count)s (no score).", count=count))
+        return lines
+
+
+def _arm_line(arm: OpenArm) -> str:
+    """An open end in words: "W arm: six-three, double three; open end shows 3"."""
+    if not arm.tiles:
+        if arm.fits:
+            return _(
+                "%(end)s arm: empty; open end shows %(number)s (the chosen tile fits here).",
+                end=arm.name,
+                number=arm.shows,
+            )
+        return _("%(end)s arm: empty; open end shows %(number)s.", end=arm.name, number=arm.shows)
+    tiles = ", ".join(tile_spoken(tile) for tile in arm.tiles)
+    if arm.fits:
+        return _(
+            "%(end)s arm: %(tiles)s; open end shows %(number)s (the chosen tile fits here).",
+            end=arm.name,
+            tiles=tiles,
+            number=arm.shows,
+        )
+    return _(
+        "%(end)s arm: %(tiles)s; open end shows %(number)s.",
+        end=arm.name,
+        tiles=tiles,
+        number=arm.shows,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +217,7 @@ class Picture:
     view_box: tuple[float, float, float, float]
     tiles: tuple[TileShape, ...]
     ends: tuple[EndMarker, ...]
-    title: str
-    description: str
+    facts: Facts
 
     @property
     def view_box_text(self) -> str:
@@ -130,9 +225,19 @@ class Picture:
         return " ".join(_num(v) for v in self.view_box)
 
     @property
+    def title(self) -> str:
+        """The picture's title, in the reader's language."""
+        return self.facts.title
+
+    @property
     def lines(self) -> list[str]:
-        """The description, one line per item."""
-        return self.description.split("\n")
+        """The description, one line per item, in the reader's language."""
+        return self.facts.lines()
+
+    @property
+    def description(self) -> str:
+        """The description, a line per item."""
+        return "\n".join(self.lines)
 
     @property
     def highlighted(self) -> list[EndMarker]:
@@ -411,7 +516,7 @@ def _empty() -> Picture:
         _MIN_WIDTH * SCALE,
         _MIN_HEIGHT * SCALE,
     )
-    return Picture(view, (), (), "The table is empty", "No tile is on the table yet.")
+    return Picture(view, (), (), Facts(0, 0))
 
 
 def _label(centre: Vec, heading: Vec, name: str) -> tuple[Vec, str, Rect]:
@@ -489,40 +594,26 @@ def _finish(table: _Table, layout: Layout) -> Picture:
         )
         for name, shows, centre, spot, anchor in labels
     )
-    return Picture(
-        view,
-        tuple(table.shapes),
-        markers,
-        _title(layout),
-        "\n".join(_describe(layout, table.highlight)),
-    )
+    return Picture(view, tuple(table.shapes), markers, _facts(layout, table.highlight))
 
 
-def _title(layout: Layout) -> str:
-    count = len(layout)
-    return f"The table: {tile_count(count)}, count {layout.count()}"
-
-
-def _describe(layout: Layout, highlight: Collection[str]) -> list[str]:
-    """One line for the lead, one per open end (its tiles from the inside out, the number it
-    shows), one per spinner whose arms are not open yet, and the count."""
+def _facts(layout: Layout, highlight: Collection[str]) -> Facts:
+    """What the description of ``layout`` says: the lead, each open end (its tiles from the
+    inside out, the number it shows), each spinner whose arms are not open yet, the count."""
     lead = layout.lead
     assert lead is not None
-    role = ", the spinner" if lead.spinner else ""
-    lines = [f"Lead: {lead.tile.spoken}{role}."]
-    for end in layout.ends():
-        arm = layout.arms[end.name]
-        tiles = ", ".join(placed.tile.spoken for placed in arm.tiles) or "empty"
-        fits = " (the chosen tile fits here)" if end.name in highlight else ""
-        lines.append(f"{end.name} arm: {tiles}; open end shows {end.shows}{fits}.")
-    for spinner in layout.spinners:
-        if not spinner.opened:
-            north, south = spinner.ends
-            lines.append(
-                f"{north} and {south} open once both sides of the spinner, "
-                f"{spinner.tile.spoken}, are covered."
-            )
-    count = layout.count()
-    scores = f"scores {count}" if count and count % 5 == 0 else "no score"
-    lines.append(f"Count: {count} ({scores}).")
-    return lines
+    arms = tuple(
+        OpenArm(
+            end.name,
+            tuple(placed.tile for placed in layout.arms[end.name].tiles),
+            end.shows,
+            end.name in highlight,
+        )
+        for end in layout.ends()
+    )
+    closed = tuple(
+        (spinner.ends[0], spinner.ends[1], spinner.tile)
+        for spinner in layout.spinners
+        if not spinner.opened
+    )
+    return Facts(len(layout), layout.count(), lead.tile, lead.spinner, arms, closed)

@@ -16,12 +16,16 @@ import json
 import re
 
 from flask import Blueprint, Flask, Response, current_app, render_template, url_for
+from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import generate_csrf
+
+from scorekeeper.web import languages
 
 bp = Blueprint("pwa", __name__)
 
-NAME = "All Fives scorekeeper"
-SHORT_NAME = "All Fives"
+NAME = _l("All Fives scorekeeper")
+SHORT_NAME = _l("All Fives")
+DESCRIPTION = _l("Score and referee a game of All Fives (Fives Up, Muggins) at the table.")
 BACKGROUND = "#f6f3ec"
 """The page background (``--bg`` of the light scheme in static/css/app.css)."""
 ICONS = (
@@ -36,14 +40,17 @@ _STATIC_URL = re.compile(r'(?:href|src)="(/[^"]*)"')
 
 
 def manifest_data() -> dict[str, object]:
-    """The web app manifest: the name, full screen from the home screen, colours and icons."""
+    """The web app manifest: the name, full screen from the home screen, colours and icons.
+
+    The name and description are in the reader's language, which ``lang`` names.
+    """
     home = url_for("games.index")
     return {
         "id": home,
-        "name": NAME,
-        "short_name": SHORT_NAME,
-        "description": "Score and referee a game of All Fives (Fives Up, Muggins) at the table.",
-        "lang": "en",
+        "name": str(NAME),
+        "short_name": str(SHORT_NAME),
+        "description": str(DESCRIPTION),
+        "lang": languages.current(),
         "start_url": home,
         "scope": home,
         "display": "standalone",
@@ -86,7 +93,11 @@ def _static_path() -> str:
 
 def precache() -> tuple[list[str], str]:
     """What the service worker keeps: the offline page and every static file it loads; and a
-    version that changes whenever any of them changes."""
+    version that changes whenever any of them changes.
+
+    The offline page is in the reader's language, so the version differs by language too: a
+    reader who switches language gets a new worker, which keeps the page in the new language.
+    """
     page = render_template("offline.html")
     static = _static_path()
     assets = sorted(
@@ -95,7 +106,9 @@ def precache() -> tuple[list[str], str]:
     # The page carries this session's CSRF token: leave it out, or every visitor's service
     # worker would differ and be reinstalled on each check.
     stable = page.replace(generate_csrf(), "")
-    digest = hashlib.sha256("\n".join([stable, *assets]).encode()).hexdigest()[:12]
+    digest = hashlib.sha256("\n".join([languages.current(), stable, *assets]).encode()).hexdigest()[
+        :12
+    ]
     return [url_for("pwa.offline"), *assets], digest
 
 
@@ -113,6 +126,9 @@ def service_worker() -> Response:
     response = Response(body, mimetype="text/javascript")
     # Browsers check for a new worker on navigations; never let a cache answer for it.
     response.cache_control.no_cache = True
+    # Its version follows the language of the offline page it keeps (see precache).
+    response.vary.add("Accept-Language")
+    response.vary.add("Cookie")
     return response
 
 

@@ -17,12 +17,16 @@ import math
 import time
 from collections.abc import Callable
 
+from babel.numbers import format_decimal
 from flask import Flask, current_app, request
 from flask.wrappers import Response
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from limits import parse_many
 
-from scorekeeper.web import errors
+from scorekeeper.web import errors, languages
 
 DEFAULT_LIMITS = {
     # Every POST from one address, whatever it changes: several tables may share an address.
@@ -37,11 +41,19 @@ DEFAULT_LIMITS = {
 """The limits and their defaults; each setting is a Flask-Limiter limit string."""
 
 WHAT = {
-    "RATELIMIT_WRITES": "Too many changes were sent from your address",
-    "RATELIMIT_NEW_GAMES": "Too many games were started or imported from your address",
-    "RATELIMIT_ENTRIES": "Too many entries were sent for this game",
-    "RATELIMIT_UNKNOWN_KEYS": "Too many links to games that do not exist were opened from your address",
+    "RATELIMIT_WRITES": _l("Too many changes were sent from your address (at most %(limit)s)."),
+    "RATELIMIT_NEW_GAMES": _l(
+        "Too many games were started or imported from your address (at most %(limit)s)."
+    ),
+    "RATELIMIT_ENTRIES": _l("Too many entries were sent for this game (at most %(limit)s)."),
+    "RATELIMIT_UNKNOWN_KEYS": _l(
+        "Too many links to games that do not exist were opened from your address "
+        "(at most %(limit)s)."
+    ),
 }
+"""What was too many, by setting; ``limit`` is the limit passed ("30 per second")."""
+ANY = _l("Too many requests came from your address (at most %(limit)s).")
+"""What was too many when the limit is none of :data:`WHAT`'s."""
 NEW_GAME_PATHS = frozenset({"/games/new", "/games/import"})
 REMATCH = "rematch"
 """The last part of a rematch's path, ``/games/<key>/rematch``: it starts a game too."""
@@ -173,25 +185,61 @@ def handle_rate_limited(error: RateLimitExceeded) -> tuple[str, int, dict[str, s
     if current is not None:
         wait = max(1, math.ceil(current.reset_at - time.time()))
     scope = error.limit.scope if isinstance(error.limit.scope, str) else ""
-    what = WHAT.get("RATELIMIT_" + scope.upper(), "Too many requests came from your address")
+    what = WHAT.get("RATELIMIT_" + scope.upper(), ANY)
     rule = error.limit.limit
-    unit = "second" if wait == 1 else "seconds"
-    explanation = (
-        f"{what} (at most {rule.amount} per {_window(rule.get_expiry())}). Nothing was "
-        f"stored. Wait {wait} {unit}, then try again."
+    limit = _per(_number(rule.amount), rule.get_expiry())
+    explanation = " ".join(
+        (
+            str(what) % {"limit": limit},
+            ngettext(
+                "Nothing was stored. Wait %(num)d second, then try again.",
+                "Nothing was stored. Wait %(num)d seconds, then try again.",
+                wait,
+            ),
+        )
     )
     body, code, headers = errors.render_error(429, explanation)
     headers["Retry-After"] = str(wait)
     return body, code, headers
 
 
-def _window(seconds: int) -> str:
-    names = ((86400, "day"), (3600, "hour"), (60, "minute"), (1, "second"))
-    for size, name in names:
-        if seconds % size == 0:
-            count = seconds // size
-            return name if count == 1 else f"{count} {name}s"
-    return f"{seconds} seconds"
+def _number(value: int) -> str:
+    """A count as the reader's language writes it (English: as it is, 200000)."""
+    code = languages.current()
+    return str(value) if code == languages.DEFAULT else format_decimal(value, locale=code)
+
+
+def _per(amount: str, seconds: int) -> str:
+    """``amount`` per the window of ``seconds``: "30 per second", "300 per 5 minutes"."""
+    if seconds % 86400 == 0:
+        days = seconds // 86400
+        if days == 1:
+            return _("%(amount)s per day", amount=amount)
+        return ngettext(
+            "%(amount)s per %(num)d day", "%(amount)s per %(num)d days", days, amount=amount
+        )
+    if seconds % 3600 == 0:
+        hours = seconds // 3600
+        if hours == 1:
+            return _("%(amount)s per hour", amount=amount)
+        return ngettext(
+            "%(amount)s per %(num)d hour", "%(amount)s per %(num)d hours", hours, amount=amount
+        )
+    if seconds % 60 == 0:
+        minutes = seconds // 60
+        if minutes == 1:
+            return _("%(amount)s per minute", amount=amount)
+        return ngettext(
+            "%(amount)s per %(num)d minute",
+            "%(amount)s per %(num)d minutes",
+            minutes,
+            amount=amount,
+        )
+    if seconds == 1:
+        return _("%(amount)s per second", amount=amount)
+    return ngettext(
+        "%(amount)s per %(num)d second", "%(amount)s per %(num)d seconds", seconds, amount=amount
+    )
 
 
 def init_app(app: Flask) -> None:

@@ -7,10 +7,11 @@ from __future__ import annotations
 import random
 
 from flask import Blueprint, flash, redirect, url_for
+from flask_babel import lazy_gettext as _l
 
 from scorekeeper.rules import Event, NewHand
-from scorekeeper.rules.wording import listed
-from scorekeeper.web import store
+from scorekeeper.rules.messages import said_list, say
+from scorekeeper.web import languages, store
 from scorekeeper.web.access import load_or_404, remember
 from scorekeeper.web.loaded import EDIT
 from scorekeeper.web.table import table_view
@@ -18,7 +19,7 @@ from scorekeeper.web.views import Answer, render_table
 
 bp = Blueprint("rematch", __name__)
 
-NOT_OVER = "This game is not finished, so no rematch was started: finish it first."
+NOT_OVER = _l("This game is not finished, so no rematch was started: finish it first.")
 _rng = random.SystemRandom()
 
 
@@ -36,14 +37,23 @@ def rematch(key: str) -> Answer:
     events: list[Event] = []
     lead: str | None = None
     if setup.rules.lead == "draw-highest":
-        how = "each player draws a tile for the lead: the highest leads"
+        news = say(
+            "Rematch: %(players)s in the same seats, with the same house rules; "
+            "each player draws a tile for the lead: the highest leads.",
+            players=said_list(players),
+        )
         lead = "draw"
     else:
         leader = _rng.randrange(len(players))
         events.append(NewHand(leader))
-        how = f"{players[leader]} leads hand 1, chosen by lot"
+        news = say(
+            "Rematch: %(players)s in the same seats, with the same house rules; "
+            "%(leader)s leads hand 1, chosen by lot.",
+            players=said_list(players),
+            leader=players[leader],
+        )
     again = store.create(setup, events, club_id=loaded.row.club_id)  # a club's stays in it
     remember(again.row, EDIT)
-    flash(f"Rematch: {listed(players)} in the same seats, with the same house rules; {how}.")
+    flash(languages.say(news))
     # url_for leaves out a value of None: the table opens the draw for the lead only then.
     return redirect(url_for("games.table", key=again.row.edit_key, lead=lead), code=303)

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 
 from flask import Flask, Response, abort, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask_babel import lazy_gettext as _l
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 CONTENT_SECURITY_POLICY = "; ".join(
@@ -50,7 +51,7 @@ HEADERS = {
 """The headers every response carries."""
 
 CROSS_SITE = frozenset({"cross-site", "same-site"})
-CROSS_SITE_EXPLANATION = (
+CROSS_SITE_EXPLANATION = _l(
     "This form was sent from another site, not from a page of this one: nothing was stored."
 )
 

@@ -8,10 +8,11 @@ from functools import lru_cache
 
 import segno
 from flask import Blueprint, Response, abort, render_template, request, url_for
+from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.rules import MalformedInput, Tile, parse_tile
-from scorekeeper.web import store
+from scorekeeper.web import languages, store
 from scorekeeper.web.access import DOORS, NO_GAME, load_or_404, remember
 from scorekeeper.web.loaded import WATCH, Door, Loaded
 from scorekeeper.web.store import NotFound
@@ -24,7 +25,7 @@ bp = Blueprint("sharing", __name__)
 def qr_svg(text: str, label: str) -> Markup:
     """``text`` as a QR code, inline SVG drawn on the server (sized by CSS, not attributes).
 
-    Kept per link: choosing the mask of a QR code is most of an edit page's work otherwise
+    Kept per link and label (the label is in the page's language): choosing the mask of a QR code is most of an edit page's work otherwise
     (about 15 ms a page for two codes), and a game's links never change. 1,024 codes of
     about 3 KB each.
     """
@@ -57,8 +58,8 @@ def share_panel(door: Door) -> SharePanel:
     watch = url_for("sharing.watch", key=door.watch_key, _external=True)
     edit = url_for("games.table", key=door.key, _external=True)
     return SharePanel(
-        Link(watch, qr_svg(watch, "QR code of the watch link")),
-        Link(edit, qr_svg(edit, "QR code of the edit link")),
+        Link(watch, qr_svg(watch, _("QR code of the watch link"))),
+        Link(edit, qr_svg(edit, _("QR code of the edit link"))),
     )
 
 
@@ -98,26 +99,29 @@ def live(door: str, key: str) -> Response:
 
     The check reads the game's version alone (one column of one row): no events are loaded
     and nothing is replayed until the game has changed. The page sends the version it shows
-    as ``If-None-Match: "v<version>"``.
+    and its language as ``If-None-Match: "v<version>-<language>"``: a page in another language
+    than this request's is not answered 304.
     """
     try:
         version = store.version_of(key, door)
     except NotFound:
         abort(404, description=NO_GAME)
-    if request.if_none_match.contains(etag(version)):
+    language = languages.current()
+    if request.if_none_match.contains(etag(version, language)):
         unchanged = Response(status=304)
-        unchanged.set_etag(etag(version))
+        unchanged.set_etag(etag(version, language))
         unchanged.headers["Cache-Control"] = "no-store"
         return unchanged
     loaded = load_or_404(key, door)
     view = table_view(loaded, selected=_selected(loaded))
     template = "_board.html" if request.args.get("view") == "board" else "_table.html"
     response = Response(render_template(template, t=view))
-    response.set_etag(etag(loaded.version))
+    response.set_etag(etag(loaded.version, language))
     response.headers["Cache-Control"] = "no-store"
     return response
 
 
-def etag(version: int) -> str:
-    """The entity tag of a game at ``version`` (the same for every page that shows it)."""
-    return f"v{version}"
+def etag(version: int, language: str) -> str:
+    """The entity tag of a game at ``version`` said in ``language`` (the same for every page
+    that shows it in that language): ``v7-sv``."""
+    return f"v{version}-{language}"

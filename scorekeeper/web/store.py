@@ -46,6 +46,7 @@ from scorekeeper.rules import (
     parse_tile,
 )
 from scorekeeper.rules.entering import CannotTurn, next_hand, redone, turnable_lead, undo_steps
+from scorekeeper.rules.messages import say
 from scorekeeper.web import replayed
 from scorekeeper.web.extensions import db
 from scorekeeper.web.loaded import EDIT, WATCH, DoorKind, Loaded, door_kind
@@ -118,7 +119,7 @@ def event_from_json(kind: str, data: dict[str, Any]) -> Event:
                 held if isinstance(held, int) else tuple(parse_tile(t) for t in held)
             )
         return Settle(remaining)
-    raise MalformedInput(f"{kind!r} is not a stored event kind.")
+    raise MalformedInput(say("%(kind)s is not a stored event kind.", kind=repr(kind)))
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -622,7 +623,7 @@ def undo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
     return _loaded(row, game, EDIT, change.version), undone
 
 
-NOTHING_TO_REDO = "There is nothing to redo: no entry was undone since the last one was made."
+NOTHING_TO_REDO = say("There is nothing to redo: no entry was undone since the last one was made.")
 
 
 def redo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
@@ -663,8 +664,13 @@ def turn_lead(edit_key: str, expected_version: int, west: int) -> Loaded:
         assert isinstance(lead, Play) and known.hand is not None
         if not lead.tile.has(west):
             raise CannotTurn(
-                f"The lead {lead.tile} has no {west}: W can show {lead.tile.high} or "
-                f"{lead.tile.low}."
+                say(
+                    "The lead %(tile)s has no %(west)s: W can show %(high)s or %(low)s.",
+                    tile=str(lead.tile),
+                    west=west,
+                    high=lead.tile.high,
+                    low=lead.tile.low,
+                )
             )
         if known.hand.layout.arms["W"].base == west:
             raise Stale(expected_version, row.version or 0)
@@ -725,8 +731,10 @@ def delete(edit_key: str) -> GameRow:
         game = _replayed(row).game
         if game.phase == "over":
             raise CannotDelete(
-                "A finished game cannot be deleted: it is the record of who won. "
-                "Forget it on this browser instead."
+                say(
+                    "A finished game cannot be deleted: it is the record of who won. "
+                    "Forget it on this browser instead."
+                )
             )
         row.deleted_at = _now()
         row.version = (row.version or 0) + 1

@@ -10,6 +10,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
 from scorekeeper.rules import (
     ALL_TILES,
     Draw,
@@ -25,7 +28,9 @@ from scorekeeper.rules import (
     Tile,
 )
 from scorekeeper.rules.entering import CannotTurn, redone, turnable_lead, undo_steps
-from scorekeeper.rules.wording import listed, signed
+from scorekeeper.rules.messages import Fact, Message, said_list, say
+from scorekeeper.rules.wording import signed
+from scorekeeper.web import languages
 from scorekeeper.web.charts import LineChart, game_chart
 from scorekeeper.web.cribbage import Board
 from scorekeeper.web.cribbage import board as cribbage_board
@@ -87,7 +92,8 @@ class LastScore:
     @property
     def text(self) -> str:
         """The flash: "+15 Ann", "-5 Ann, -15 Bob" or "no score"."""
-        return ", ".join(f"{signed(points)} {side}" for side, points in self.changes) or "no score"
+        scored = ", ".join(f"{signed(points)} {side}" for side, points in self.changes)
+        return scored or _("no score")
 
     @property
     def spoken(self) -> str:
@@ -126,7 +132,7 @@ class Refused:
     """A refused entry to show beside what was tapped."""
 
     rule: str
-    message: str
+    message: Message
     where: Where
 
 
@@ -142,7 +148,7 @@ class TableView:
     game: Game
     seq: int
     version: int = 0
-    notice: str | None = None
+    notice: str | Message | None = None
     notice_kind: NoticeKind = "info"
     refused: Refused | None = None
     selected: Tile | None = None
@@ -156,6 +162,14 @@ class TableView:
     """Whether this page answers an entry just stored (its flash is shown without JavaScript)."""
     redo_label: str | None = None
     """What the Redo button brings back ("Bob's 6-4 on W"), None when redo is not offered."""
+
+    @property
+    def notice_text(self) -> str | None:
+        """The notice in the reader's language (a referee's message is said, text kept)."""
+        notice = self.notice
+        if notice is None:
+            return None
+        return languages.say(notice) if isinstance(notice, Message) else str(notice)
 
     @property
     def editable(self) -> bool:
@@ -267,6 +281,15 @@ class TableView:
     def selected_ends(self) -> list[str]:
         """The open ends the selected tile fits."""
         return [] if self.selected is None else self.game.fits(self.selected)
+
+    @property
+    def selected_ends_text(self) -> str:
+        """The open ends the selected tile fits, in words: "W and E"."""
+        ends = self.selected_ends
+        text = ends[0] if ends else ""
+        for end in ends[1:]:
+            text = _("%(ends)s and %(end)s", ends=text, end=end)
+        return text
 
     @property
     def last_play_line(self) -> str | None:
@@ -446,6 +469,25 @@ class TableView:
         game = self.game
         return None if game.winner is None else game.sides[game.winner]
 
+    @property
+    def winner_text(self) -> str | None:
+        """The winning side's cheer: "Ann wins!", "Ann & Cy win!" (a partnership is two)."""
+        name = self.winner_name
+        if name is None:
+            return None
+        if " & " in name:
+            return _("%(names)s win!", names=name)
+        return _("%(name)s wins!", name=name)
+
+    @property
+    def title(self) -> str:
+        """The page's title: the sides, "Ann v Bob", and whether it is only watched."""
+        sides = self.game.sides
+        text = sides[0] if sides else ""
+        for side in sides[1:]:
+            text = _("%(sides)s v %(side)s", sides=text, side=side)
+        return text if self.editable else _("%(game)s (watching)", game=text)
+
 
 def table_view(loaded: Loaded, **kwargs: Any) -> TableView:
     """The table of a stored game, as seen through the door it was reached by."""
@@ -487,8 +529,8 @@ def describe_play(game: Game, play: Play, end: str | None) -> str:
     """ "Ann's 6-4 on W", or "Ann's lead 6-4"."""
     name = game.players[play.player]
     if end is None:
-        return f"{name}'s lead {play.tile}"
-    return f"{name}'s {play.tile} on {end}"
+        return _("%(player)s's lead %(tile)s", player=name, tile=str(play.tile))
+    return _("%(player)s's %(tile)s on %(end)s", player=name, tile=str(play.tile), end=end)
 
 
 def undo_label(game: Game) -> str | None:
@@ -501,14 +543,20 @@ def undo_label(game: Game) -> str | None:
     if isinstance(event, Play):
         return describe_play(game, event, hand.plays[-1].end)
     if isinstance(event, Draw):
-        tiles = "a tile" if event.count == 1 else f"{event.count} tiles"
-        return f"{game.players[event.player]} drawing {tiles}"
+        return ngettext(
+            "%(player)s drawing a tile",
+            "%(player)s drawing %(num)d tiles",
+            event.count,
+            player=game.players[event.player],
+        )
     if isinstance(event, Pass):
-        return f"{game.players[event.player]}'s pass"
+        return _("%(player)s's pass", player=game.players[event.player])
     if isinstance(event, Settle):
-        return f"the settlement of hand {hand.number}"
+        return _("the settlement of hand %(number)s", number=hand.number)
     assert isinstance(event, NewHand)
-    return f"{game.players[event.leader]} leading hand {hand.number}"
+    return _(
+        "%(player)s leading hand %(number)s", player=game.players[event.leader], number=hand.number
+    )
 
 
 def last_score(game: Game) -> LastScore | None:
@@ -533,19 +581,19 @@ def last_score(game: Game) -> LastScore | None:
             for side, points in zip(game.sides, hand.settlement.changes, strict=True)
             if points
         )
-        return LastScore(f"Hand {hand.number} settled", changes)
+        return LastScore(_("Hand %(number)s settled", number=hand.number), changes)
     return None
 
 
 def hand_ending(game: Game, hand: Hand) -> str:
     """How a hand ended, in words."""
     if hand.result == "domino" and hand.went_out is not None:
-        return f"{game.players[hand.went_out]} dominoed"
+        return _("%(player)s dominoed", player=game.players[hand.went_out])
     if hand.result == "blocked":
-        return "Blocked: every player passed"
+        return _("Blocked: every player passed")
     if hand.result == "won":
-        return "Won during play"
-    return "In play"
+        return _("Won during play")
+    return _("In play")
 
 
 def settlement_lines(game: Game, hand: Hand) -> list[str]:
@@ -557,31 +605,65 @@ def settlement_lines(game: Game, hand: Hand) -> list[str]:
     if settlement.method == "deduct-own":
         for seat, name in enumerate(players):
             if seat == hand.went_out:
-                lines.append(f"{name} dominoed: 0")
+                lines.append(_("%(player)s dominoed: 0", player=name))
                 continue
             pips, rounded = settlement.pips[seat], settlement.rounded[seat]
-            lines.append(f"{name} holds {pips}, rounds to {rounded}: {signed(-rounded)}")
+            lines.append(
+                _(
+                    "%(player)s holds %(pips)s, rounds to %(rounded)s: %(points)s",
+                    player=name,
+                    pips=pips,
+                    rounded=rounded,
+                    points=signed(-rounded),
+                )
+            )
         return lines
     collector = settlement.collector
     for seat, name in enumerate(players):
         if seat != collector:
-            lines.append(f"{name} holds {settlement.pips[seat]}")
+            lines.append(_("%(player)s holds %(pips)s", player=name, pips=settlement.pips[seat]))
     if collector is None:
-        lines.append("Nobody collects: the fewest pips are tied")
+        lines.append(_("Nobody collects: the fewest pips are tied"))
         return lines
     side = game.side_of(collector)
-    others = [p for seat, p in enumerate(players) if game.side_of(seat) != side]
+    others = said_list([p for seat, p in enumerate(players) if game.side_of(seat) != side])
     own = settlement.pips[collector]
-    how = "dominoed" if hand.result == "domino" else f"holds the fewest pips ({own})"
-    less = f" less own {own}" if own else ""
     points = settlement.changes[side]
-    line = (
-        f"{players[collector]} {how}: collects {settlement.collected} from "
-        f"{listed(others)}{less}, rounds to {points * 5 if settlement.bonus_in_fives else points}"
-        f": {signed(points)}"
-    )
+    facts: dict[str, Fact] = {
+        "player": players[collector],
+        "collected": settlement.collected,
+        "others": others,
+        "own": own,
+        "rounded": points * 5 if settlement.bonus_in_fives else points,
+        "points": signed(points),
+    }
+    if hand.result == "domino" and own:
+        collects = say(
+            "%(player)s dominoed: collects %(collected)s from %(others)s less own %(own)s, "
+            "rounds to %(rounded)s: %(points)s",
+            **facts,
+        )
+    elif hand.result == "domino":
+        collects = say(
+            "%(player)s dominoed: collects %(collected)s from %(others)s, "
+            "rounds to %(rounded)s: %(points)s",
+            **facts,
+        )
+    elif own:
+        collects = say(
+            "%(player)s holds the fewest pips (%(own)s): collects %(collected)s from "
+            "%(others)s less own %(own)s, rounds to %(rounded)s: %(points)s",
+            **facts,
+        )
+    else:
+        collects = say(
+            "%(player)s holds the fewest pips (%(own)s): collects %(collected)s from "
+            "%(others)s, rounds to %(rounded)s: %(points)s",
+            **facts,
+        )
     if settlement.bonus_in_fives:
-        line += " (in fives)"
+        collects = say("%(line)s (in fives)", line=collects)
+    line = languages.say(collects)
     lines.append(line)
     return lines
 

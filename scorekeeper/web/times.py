@@ -3,23 +3,29 @@
 The server stores UTC and does not know where the reader is, so a page writes each time as
 ``<time datetime="...Z" data-local="...">`` with UTC text, and static/js/local-time.js
 rewrites the text in the browser's time zone. Without JavaScript the UTC text stays; a time
-of day says that it is UTC.
+of day says that it is UTC. A month is named in the reader's language ("22 November 2026",
+"22 november 2026", "22 Nobyembre 2026").
 """
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from babel.dates import format_date
 from flask import Flask
 from markupsafe import Markup, escape
+
+from scorekeeper.web import languages
 
 STYLES = {
     "datetime": "%Y-%m-%d %H:%M UTC",
     "date": "%Y-%m-%d",
     "time": "%H:%M UTC",
-    "long-date": "{day} %B %Y",
+    "long-date": "d MMMM y",
 }
-"""How each kind of time reads before the browser rewrites it (and without JavaScript)."""
+"""How each kind of time reads before the browser rewrites it (and without JavaScript): a
+``strftime`` format, or for a long date a Unicode (CLDR) date pattern, which names the month
+in the reader's language."""
 
 
 def utc_iso(moment: datetime) -> str:
@@ -40,7 +46,10 @@ def local_time(moment: datetime, style: str = "datetime") -> Markup:
         raise ValueError(f"unknown time style {style!r}: one of {', '.join(STYLES)}")
     if moment.tzinfo is not None:
         moment = moment.astimezone(UTC)
-    text = moment.strftime(STYLES[style]).replace("{day}", str(moment.day))
+    if style == "long-date":
+        text = format_date(moment.date(), STYLES[style], locale=languages.current())
+    else:
+        text = moment.strftime(STYLES[style])
     return Markup(
         f'<time datetime="{escape(utc_iso(moment))}" data-local="{escape(style)}">'
         f"{escape(text)}</time>"

@@ -25,6 +25,8 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.rules import (
@@ -49,10 +51,10 @@ from scorekeeper.rules import (
     tile,
 )
 from scorekeeper.rules.entering import CannotTurn, lead_winner, parse_held
+from scorekeeper.rules.messages import Message, said_list, say
 from scorekeeper.rules.options import HOUSE_RULES_BY_NAME, default_partners
 from scorekeeper.rules.record import load_record, write_record
-from scorekeeper.rules.wording import listed
-from scorekeeper.web import store
+from scorekeeper.web import languages, store
 from scorekeeper.web.access import DOORS, NO_GAME, forget, load_or_404, my_games, remember
 from scorekeeper.web.clubs import keeping
 from scorekeeper.web.clubs.keeping import RosterProblem
@@ -83,17 +85,34 @@ from scorekeeper.web.table import Refused, TableView, Where, table_view, undo_la
 
 bp = Blueprint("games", __name__)
 
-STALE = "The table had changed: nothing was entered. This is the table as it is now."
+STALE = _l("The table had changed: nothing was entered. This is the table as it is now.")
 ENTERED = "entered"
 """The flash category that tells the page after a redirect that it follows a stored entry."""
-INCOMPLETE = "The form was incomplete or out of date: nothing was entered."
-STALE_REDO = (
+INCOMPLETE = _l("The form was incomplete or out of date: nothing was entered.")
+STALE_REDO = _l(
     "Nothing was redone: an entry was made after the undo, so the undone entry cannot be "
     "brought back (it stays in the log). This is the table as it is now."
 )
 _rng = random.SystemRandom()
 
 Answer = tuple[str, int] | BaseResponse
+
+
+def said(words: object) -> str:
+    """Words in the reader's language: a referee's message said, anything else as text (an
+    exception's message, a lazy text, a string already said)."""
+    if isinstance(words, Message):
+        return languages.say(words)
+    return str(words)
+
+
+def _why(error: Exception) -> str:
+    """Why, as an exception says it, in the reader's language (its ``said`` message when it
+    has one, else its message)."""
+    message = getattr(error, "said", None)
+    if isinstance(message, Message):
+        return languages.say(message)
+    return said(error.args[0]) if error.args else str(error)
 
 
 def is_htmx() -> bool:
@@ -164,7 +183,7 @@ def _incomplete(loaded: Loaded) -> tuple[str, int]:
 
 def _refuse(loaded: Loaded, refusal: Refusal, where: Where, **keep: object) -> tuple[str, int]:
     return render_table(
-        _view(loaded, refused=Refused(refusal.rule, refusal.message, where), **keep), 422
+        _view(loaded, refused=Refused(refusal.rule, refusal.said, where), **keep), 422
     )
 
 
@@ -197,7 +216,7 @@ def forget_game() -> Answer:
     """Forget a game on this browser (the game itself stays; its links still work)."""
     form = ForgetForm()
     if form.validate() and forget(form.key.data or ""):
-        flash("Forgotten on this browser. Its links still open the game.")
+        flash(_("Forgotten on this browser. Its links still open the game."))
     return redirect(url_for("games.index"), code=303)
 
 
@@ -256,7 +275,7 @@ def turn_lead(key: str) -> Answer:
     except Stale:
         return render_table(_view(_load(key), notice=STALE, notice_kind="stale"), 409)
     except CannotTurn as why:
-        notice = f"{why} Nothing was changed."
+        notice = _("%(why)s Nothing was changed.", why=_why(why))
         return render_table(_view(_load(key), notice=notice, notice_kind="refused"), 422)
     except Refusal as refusal:
         return _refuse(_load(key), refusal, "picker")
@@ -264,7 +283,13 @@ def turn_lead(key: str) -> Answer:
     assert layout is not None and layout.lead is not None
     west, east = layout.arms["W"].base, layout.arms["E"].base
     return _done(
-        after, f"Turned round: the lead {layout.lead.tile} shows {west} on W, {east} on E."
+        after,
+        _(
+            "Turned round: the lead %(tile)s shows %(west)s on W, %(east)s on E.",
+            tile=str(layout.lead.tile),
+            west=west,
+            east=east,
+        ),
     )
 
 
@@ -306,7 +331,10 @@ def undo(key: str) -> Answer:
         after, undone = store.undo(key, form.seen)
     except Stale:
         return render_table(_view(_load(key), notice=STALE, notice_kind="stale"), 409)
-    notice = f"Undone: {label}." if undone and label else "There is nothing to undo."
+    if undone and label:
+        notice = _("Undone: %(entry)s.", entry=said(label))
+    else:
+        notice = _("There is nothing to undo.")
     return _done(after, notice)
 
 
@@ -326,11 +354,11 @@ def redo(key: str) -> Answer:
         why_stale = STALE if now.row.redoable else STALE_REDO
         return render_table(_view(now, notice=why_stale, notice_kind="stale"), 409)
     except NothingToRedo as why:
-        return render_table(_view(_load(key), notice=str(why), notice_kind="stale"), 409)
+        return render_table(_view(_load(key), notice=_why(why), notice_kind="stale"), 409)
     except Refusal as refusal:
         return _refuse(_load(key), refusal, "undo")
     label = undo_label(after.game)
-    notice = f"Redone: {label}." if redone and label else None
+    notice = _("Redone: %(entry)s.", entry=said(label)) if redone and label else None
     return _done(after, notice, entered=True)
 
 
@@ -406,12 +434,17 @@ def _draw_for_lead(loaded: Loaded, form: LeadForm) -> Answer:
     try:
         for seat in seats:
             if not values[seat].strip():
-                raise MalformedInput(f"Enter the tile {game.players[seat]} drew.")
+                raise MalformedInput(
+                    say("Enter the tile %(player)s drew.", player=game.players[seat])
+                )
             drawn_tile = parse_tile(values[seat])
             if drawn_tile in drawn.values():
                 raise Refusal(
                     "tile-unique",
-                    f"{drawn_tile} is named twice: each tile is in the set once.",
+                    say(
+                        "%(tile)s is named twice: each tile is in the set once.",
+                        tile=str(drawn_tile),
+                    ),
                 )
             drawn[seat] = drawn_tile
     except Refusal as refusal:
@@ -419,9 +452,13 @@ def _draw_for_lead(loaded: Loaded, form: LeadForm) -> Answer:
     leader, tied = lead_winner(drawn)
     if leader is None:
         best = drawn[tied[0]].pips
-        notice = (
-            f"{listed([game.players[s] for s in tied])} tie with {best} pips: "
-            "they draw again (put the tiles back and shuffle)."
+        notice = languages.say(
+            say(
+                "%(players)s tie with %(pips)s pips: "
+                "they draw again (put the tiles back and shuffle).",
+                players=said_list([game.players[s] for s in tied]),
+                pips=best,
+            )
         )
         return render_table(_view(loaded, notice=notice, lead_round=tied, lead_values={}))
     new_hand = _new_hand(game, leader, "draw")
@@ -532,7 +569,7 @@ def new_game_page(club: ClubRow | None) -> Answer:
             names_given, preset, _options(form, preset, players), _partners(form, preset, players)
         )
     except Refusal as refusal:
-        return _new_game_refused(form, refusal.message)
+        return _new_game_refused(form, languages.say(refusal.said))
     events: list[Event] = []
     if form.leader.data == "random":
         events.append(NewHand(_rng.randrange(len(setup.players)), "lot"))
@@ -548,7 +585,7 @@ def new_game_page(club: ClubRow | None) -> Answer:
         )
     except RosterProblem as problem:
         db.session.rollback()
-        return _new_game_refused(form, str(problem))
+        return _new_game_refused(form, _why(problem))
     remember(loaded.row, EDIT)
     # The table page opens the way chosen here: the draw for the lead, or the players' buttons.
     extra = {"lead": form.leader.data} if form.leader.data in ("draw", "table") else {}
@@ -630,7 +667,7 @@ def import_game() -> Answer:
     if not data:
         data = form.text.data or ""
     if not data.strip():
-        problem = "Choose a record file or paste a record: nothing was imported."
+        problem = _("Choose a record file or paste a record: nothing was imported.")
         return render_template("import.html", form=form, problem=problem), 422
     try:
         game = load_record(data, unsettled_last_hand=True)
@@ -638,7 +675,7 @@ def import_game() -> Answer:
         return render_template("import.html", form=form, refusal=refusal), 422
     loaded = store.create(game.setup, game.events)
     remember(loaded.row, EDIT)
-    flash(f"Imported: {listed(list(game.players))}.")
+    flash(languages.say(say("Imported: %(players)s.", players=said_list(list(game.players)))))
     return redirect(url_for("games.table", key=loaded.row.edit_key), code=303)
 
 

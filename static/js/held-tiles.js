@@ -5,13 +5,19 @@
    checkboxes, one per tile not on the table. Tapping a tile writes every tile tapped into the
    field; typing tiles into the field taps them on the tray, and typing a pip total untaps
    them. A tile tapped for one player is greyed out on the others' trays (a tile is in one
-   hand only). Without JavaScript the boxes are sent as they are and the server reads them. */
+   hand only). Without JavaScript the boxes are sent as they are and the server reads them.
+
+   The words are the page's, in its language: the count of tiles tapped is this script's tag's
+   data-words-tapped (templates/base.html), whose {tapped}, {held} and {pips} it fills in; the
+   hint with nothing tapped is the count's own first text (or its data-first). */
 
 (() => {
   "use strict";
 
   const PIPS = /^\d{1,4}$/;
   const TILE = /^([0-6])\s*[-|:]?\s*([0-6])$/;
+  const script = document.currentScript;
+  const TAPPED = (script && script.dataset.wordsTapped) || "";
 
   function fieldOf(seat) {
     return document.querySelector(`[data-held-field="${CSS.escape(seat)}"]`);
@@ -47,12 +53,14 @@
     if (!("first" in note.dataset)) note.dataset.first = note.textContent;
     const tapped = boxes(tray).filter((box) => box.checked);
     if (!tapped.length) {
-      note.textContent = note.dataset.first.replace(/: \d+ tapped\.$/, ".");
+      note.textContent = note.dataset.first;
       return;
     }
     const pips = tapped.reduce((sum, box) => sum + Number(box.dataset.pips || 0), 0);
-    const holds = tray.dataset.heldTiles;
-    note.textContent = `${tapped.length} of ${holds} tapped: ${pips} pips.`;
+    const values = { tapped: tapped.length, held: tray.dataset.heldTiles, pips };
+    note.textContent = TAPPED.replace(/\{(\w+)\}/g, (whole, key) =>
+      key in values ? String(values[key]) : whole,
+    );
   }
 
   /* A tile tapped on one tray is greyed out on the others. */

@@ -4,7 +4,9 @@
 // the version the page shows as If-None-Match: the server answers 304 while nothing changed.
 // A newer table (or board) is swapped in keeping what the reader was doing: the scroll
 // position, a picked tile (sent as ?selected= so the server keeps it picked), text typed
-// into a form, which folds are open, and the focus. A short "Updated" cue says it happened.
+// into a form, boxes ticked or unticked (the held tiles of a settlement), which folds are
+// open, and the focus. A short "Updated" cue says it happened
+// (its words are the page's, in its language: the script only says them again).
 // A game that is no longer there (deleted: the poll answers 404) is not asked about again.
 (function () {
   "use strict";
@@ -40,7 +42,10 @@
     if (!live || event.detail.elt !== live) return;
     const shown = shownBy(live);
     if (!shown) return;
-    event.detail.headers["If-None-Match"] = '"v' + shown.dataset.version + '"';
+    // The server's entity tag: the version and the page's language (a page says its words
+    // in one language, so a table in another is not the same answer).
+    const language = document.documentElement.lang || "en";
+    event.detail.headers["If-None-Match"] = '"v' + shown.dataset.version + "-" + language + '"';
     const picked = shown.querySelector("form.choose-end input[name=tile]");
     if (picked) event.detail.parameters.selected = picked.value;
   });
@@ -81,6 +86,14 @@
     shown.querySelectorAll("input[type=text], textarea").forEach(function (field) {
       if (field.name && field.value) typed[field.name] = field.value;
     });
+    // Boxes the reader ticked or unticked (the page came with them the other way), by name and
+    // value: the held tiles tapped during a settlement, a radio button chosen.
+    const ticked = {};
+    shown.querySelectorAll("input[type=checkbox], input[type=radio]").forEach(function (box) {
+      if (box.name && box.checked !== box.defaultChecked) {
+        ticked[box.name + "\n" + box.value] = box.checked;
+      }
+    });
     const folds = {};
     shown.querySelectorAll("details[class]").forEach(function (fold) {
       folds[fold.className] = fold.open;
@@ -96,13 +109,26 @@
         }
       }
     }
-    return { typed: typed, folds: folds, focus: focus, x: window.scrollX, y: window.scrollY };
+    return {
+      typed: typed,
+      ticked: ticked,
+      folds: folds,
+      focus: focus,
+      x: window.scrollX,
+      y: window.scrollY,
+    };
   }
 
   function restore(shown, state) {
     Object.keys(state.typed).forEach(function (name) {
       const field = shown.querySelector('[name="' + CSS.escape(name) + '"]');
       if (field && !field.value) field.value = state.typed[name];
+    });
+    // The same box on the new table (same name and value) is ticked or unticked again; the
+    // settlement tray's script then greys out the tiles ticked for another player.
+    shown.querySelectorAll("input[type=checkbox], input[type=radio]").forEach(function (box) {
+      const key = box.name + "\n" + box.value;
+      if (key in state.ticked) box.checked = state.ticked[key];
     });
     shown.querySelectorAll("details[class]").forEach(function (fold) {
       if (fold.className in state.folds) fold.open = state.folds[fold.className];
@@ -125,7 +151,8 @@
     const note = document.getElementById("live-cue");
     if (!note) return;
     note.hidden = false;
-    note.textContent = "Updated";
+    const words = note.textContent; // the page's word, in its language
+    note.textContent = words; // said again by the live region
     note.classList.add("live-cue--on");
     clearTimeout(cueTimer);
     cueTimer = setTimeout(function () {

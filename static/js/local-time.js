@@ -3,14 +3,22 @@
    The server writes every time as <time datetime="2026-11-22T10:05:00Z" data-local="...">
    with UTC text; this rewrites the text in the browser's own time zone, in the same shape:
    "datetime" 2026-11-22 11:05, "date" 2026-11-22, "time" 11:05, "long-date" 22 November
-   2026. The UTC text stays in the title. */
+   2026. A month is named in the page's language (<html lang>), as the server names it:
+   "22 november 2026" in Svenska, "22 Nobyembre 2026" in Filipino. The UTC text stays in the
+   title. */
 
 (() => {
   "use strict";
 
+  const LANGUAGE = document.documentElement.lang || "en";
+
   function parts(moment, options) {
     const found = {};
-    const format = new Intl.DateTimeFormat("en-GB", { hourCycle: "h23", ...options });
+    const format = new Intl.DateTimeFormat([LANGUAGE, "en-GB"], {
+      hourCycle: "h23",
+      numberingSystem: "latn",
+      ...options,
+    });
     for (const part of format.formatToParts(moment)) found[part.type] = part.value;
     return found;
   }

@@ -9,7 +9,10 @@
 
    The new-game form is looked after the same way (its htmx POSTs aim at #new-game): "Start the
    game" pressed while the server cannot be reached says so, and "Send again" sends the names
-   and rules typed. If the first one did arrive, sending again starts a second game. */
+   and rules typed. If the first one did arrive, sending again starts a second game.
+
+   The words are the page's, in its language: the data-words-* attributes of this script's own
+   tag (templates/base.html); "{status}" in them stands for the server's error code. */
 
 (() => {
   "use strict";
@@ -18,6 +21,13 @@
   const TABLE = "#table";
   const NEW_GAME = "new-game";
   let pending = null; // {path, values, target, reason}: the last entry that was not saved
+  const script = document.currentScript;
+  const WORDS = (script && script.dataset) || {};
+
+  function said(name, values) {
+    const text = WORDS[name] || "";
+    return text.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? values[key] : whole));
+  }
 
   function startsGame(config) {
     return Boolean(config.target && config.target.id === NEW_GAME);
@@ -45,13 +55,13 @@
   function reasonText(reason) {
     if (reason.status) {
       return {
-        headline: `Not saved: the server failed to answer (error ${reason.status}).`,
-        advice: "Send it again; if that fails too, reload the page.",
+        headline: said("wordsFailed", { status: String(reason.status) }),
+        advice: said("wordsFailedAdvice", {}),
       };
     }
     return {
-      headline: "Not saved: the server could not be reached.",
-      advice: "Check the Wi-Fi, and that the laptop running the app is on, then send it again.",
+      headline: said("wordsUnreached", {}),
+      advice: said("wordsUnreachedAdvice", {}),
     };
   }
 
@@ -114,7 +124,7 @@
     box.querySelector("[data-not-saved-advice]").textContent = words.advice;
     const button = box.querySelector("[data-send-again]");
     button.disabled = false;
-    button.textContent = "Send again";
+    button.textContent = said("wordsSendAgain", {});
     if (!box.isConnected || (form && form.isConnected && box.nextElementSibling !== form)) {
       place(box, form);
     }
@@ -137,7 +147,7 @@
     }
     const button = event.currentTarget;
     button.disabled = true;
-    button.textContent = "Sending…";
+    button.textContent = said("wordsSending", {});
     // From the entry's form when the table still has it, so that the live view (live.js)
     // sees an entry on its way; the values sent are the ones that failed, version included.
     const source =

@@ -14,7 +14,7 @@
   // After the page has loaded, so installing it never slows the page down.
   window.addEventListener("load", () => {
     navigator.serviceWorker.register(url, { scope }).catch((error) => {
-      console.warn("The offline page is not available:", error);
+      console.warn(url, error); // the developer's console: which worker failed, and why
     });
   });
 })();

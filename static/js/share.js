@@ -1,7 +1,14 @@
 // The share panel's Copy buttons: copy a link, say so. Without JavaScript the links are
-// plain read-only fields to select and copy by hand, so the buttons stay hidden.
+// plain read-only fields to select and copy by hand, so the buttons stay hidden. The words
+// are the page's, in its language: the panel's <template data-copied="{field id}"> (said once
+// that link is copied) and <template data-copy-failed> (said when the browser refused).
 (function () {
   "use strict";
+
+  function words(panel, selector) {
+    const said = panel && panel.querySelector("template" + selector);
+    return said ? said.content.textContent.trim() : "";
+  }
 
   function copied(panel, text) {
     const status = panel && panel.querySelector(".copied");
@@ -33,11 +40,11 @@
     if (!field) return;
     copy(field).then(
       function () {
-        copied(panel, "Copied: " + field.labels[0].textContent + ".");
+        copied(panel, words(panel, '[data-copied="' + CSS.escape(button.dataset.copy) + '"]'));
       },
       function () {
         field.select();
-        copied(panel, "Select the link and copy it.");
+        copied(panel, words(panel, "[data-copy-failed]"));
       },
     );
   });

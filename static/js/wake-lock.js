@@ -2,7 +2,8 @@
    (ticked unless this browser was told otherwise: the choice is remembered), takes it again
    whenever the page becomes visible (the browser lets go of it when the page is hidden), and
    lets go of it when the box is unticked. Where the Wake Lock API does not exist the box stays
-   hidden, as it does with JavaScript off. */
+   hidden, as it does with JavaScript off. The words are the page's, in its language: the box's
+   <template data-wake-lock-refused>. */
 
 (() => {
   "use strict";
@@ -14,6 +15,7 @@
   }
   const input = box.querySelector('input[type="checkbox"]');
   const status = box.querySelector("[data-wake-lock-status]");
+  const refused = box.querySelector("template[data-wake-lock-refused]");
   let sentinel = null;
   let asking = null;
 
@@ -61,7 +63,7 @@
       }
       say("on", "");
     } catch (error) {
-      say("refused", "The browser did not allow it just now; tap the page to try again.");
+      say("refused", refused ? refused.content.textContent.trim() : "");
       document.addEventListener("pointerdown", acquire, { once: true });
     } finally {
       asking = null;

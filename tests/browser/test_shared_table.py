@@ -10,7 +10,7 @@ from PIL import Image
 from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import NewHand, Play, Setup, tile
-from tests.browser.browsing import TablePage, seed_game
+from tests.browser.browsing import TablePage, import_game, record, seed_game
 from tests.support.server import LiveServer
 
 LIVE_WITHIN_MS = 2000
@@ -77,6 +77,73 @@ def test_a_second_scorekeeper_keeps_a_picked_tile_and_the_scroll_position(
     expect(phone.locator("#table")).to_have_attribute(
         "data-seq", str(second.seq), timeout=LIVE_WITHIN_MS
     )
+
+
+def test_a_live_update_keeps_ticked_held_tiles_and_typed_pips(
+    live_server: LiveServer, phone: Page, second_phone: Page
+) -> None:
+    """A scorekeeper half-way through the settlement form keeps the tiles ticked and the pips
+    typed when the game changes under them. The change: the other phone undoes the last play
+    and redoes it (the same settlement again, at a newer version) while this page's polls are
+    held, as when a phone sleeps through an undo and its redo."""
+    data = record("hand_seven_five_two_hands", hands=1, drop_last=1)
+    url = import_game(phone, live_server.url, data)
+    mine = TablePage(phone)
+    mine.play("5-0")  # Ann plays her last tile: the settlement form (Bob and Cy still hold)
+    expect(phone.locator(".settle-form")).to_be_visible()
+    second_phone.goto(url)
+    other = TablePage(second_phone)
+    expect(second_phone.locator(".settle-form")).to_be_visible()
+
+    mine.tap(phone.locator('[data-held-tray="2"] > summary'))
+    mine.tap(phone.locator('[data-held-tray="2"] label.held-tile:has(input[value="4-3"])'))
+    ticked = phone.locator('input[name="tiles-2"][value="4-3"]')
+    expect(ticked).to_be_checked()
+    phone.locator('input[name="held-1"]').fill("12")
+
+    phone.route("**/live", lambda route: route.fulfill(status=304))
+    with phone.expect_request("**/live"):
+        pass  # from now on this page's polls see nothing new
+    version = int(mine.table.get_attribute("data-version") or "")
+    other.undo()
+    expect(second_phone.locator(".settle-form")).to_have_count(0)
+    other.tap(other.action("redo"))
+    other.entered()
+    expect(second_phone.locator(".settle-form")).to_be_visible()
+    newer = int(other.table.get_attribute("data-version") or "")
+    assert newer == version + 2
+    phone.unroute("**/live")
+
+    expect(mine.table).to_have_attribute("data-version", str(newer), timeout=LIVE_WITHIN_MS * 2)
+    expect(phone.locator("#live-cue")).to_have_text("Updated")
+    expect(ticked).to_be_checked()
+    expect(phone.locator('input[name="held-2"]')).to_have_value("4-3")
+    expect(phone.locator('input[name="held-1"]')).to_have_value("12")
+    expect(phone.locator('[data-held-tray="2"]')).to_have_attribute("open", "")
+
+
+def test_without_javascript_the_watch_page_offers_a_refresh_link(
+    live_server: LiveServer, phone: Page, phone_no_js: Page
+) -> None:
+    phone.goto(started(live_server))
+    table = TablePage(phone)
+    watch = watch_link(phone)
+    phone_no_js.goto(watch)
+    watcher = phone_no_js.locator("#table")
+    expect(watcher).to_have_attribute("data-seq", str(table.seq))
+    expect(phone_no_js.locator('[data-side-score="Bob"]')).to_have_text("0")
+    refresh = phone_no_js.get_by_role("link", name="Refresh")
+    expect(refresh).to_be_visible()
+    assert refresh.get_attribute("href") == watch.removeprefix(live_server.url)
+
+    table.play("5-0", "E", offered=["W", "E"])  # entered on the edit page, another phone
+    phone_no_js.wait_for_timeout(2000)  # no poll without JavaScript: the page stays as it was
+    expect(watcher).to_have_attribute("data-seq", str(table.seq - 1))
+    with phone_no_js.expect_navigation(url=watch):
+        refresh.click()
+    expect(watcher).to_have_attribute("data-seq", str(table.seq))
+    expect(phone_no_js.locator('[data-side-score="Bob"]')).to_have_text("10")
+    expect(phone_no_js.get_by_role("link", name="Refresh")).to_be_visible()
 
 
 def test_an_entry_from_a_page_that_fell_behind_is_refused_as_stale(

@@ -76,9 +76,9 @@ def test_each_hand_has_its_own_page_with_the_explanations_of_the_whole_log(clien
         assert shown(page) == ([number], list(span))
         for explanation in whole:
             if explanation.index in span:
-                assert explanation.summary in page
+                assert str(explanation.summary) in page
             elif explanation.kind == "play":
-                assert explanation.summary not in page
+                assert str(explanation.summary) not in page
 
 
 def test_an_open_link_lands_on_its_hand_with_that_entry_open(client, imported):

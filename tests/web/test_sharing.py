@@ -12,7 +12,16 @@ from sqlalchemy import event as sa_event
 
 from scorekeeper.web import replayed
 from scorekeeper.web.extensions import db
-from tests.web.webtable import LEGAL, NO_KEY, Table, import_record, new_game, side_scores, started
+from tests.web.webtable import (
+    FINISHED,
+    LEGAL,
+    NO_KEY,
+    Table,
+    import_record,
+    new_game,
+    side_scores,
+    started,
+)
 
 KEY = re.compile(r"^[A-Za-z0-9_-]{22}$")
 
@@ -342,9 +351,14 @@ def test_forget_removes_a_game_from_this_browser_only(app, client):
 def test_the_operator_lists_every_game_with_both_links(app, client):
     table = new_game(client, ["Ann", "Bob"])
     import_record(app.test_client(), LEGAL)
+    import_record(app.test_client(), FINISHED)
     result = app.test_cli_runner().invoke(args=["games", "--base-url", "https://club.example"])
     assert result.exit_code == 0, result.output
     assert f"edit:  https://club.example/games/{table.key}" in result.output
     assert "https://club.example" + watch_url(table) in result.output
-    assert result.output.count("watch: https://club.example/watch/") == 2
-    assert "2 games." in result.output
+    assert result.output.count("watch: https://club.example/watch/") == 3
+    assert "3 games." in result.output
+    # Each game's status: the leader still to choose, in play, or won and by whom.
+    assert "Ann, Bob  (choosing the leader)" in result.output
+    assert "Ann, Bob  (in play)" in result.output
+    assert "Ann, Bob  (over, Ann won)" in result.output

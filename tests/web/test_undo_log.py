@@ -88,7 +88,7 @@ def test_a_new_entry_ends_redo_and_a_stale_redo_is_refused_saying_why(app, clien
     response = table.post("redo", {}, version=page_version(with_redo))
     assert response.status_code == 409
     page = unescape(response.get_data(as_text=True))
-    assert STALE_REDO in page
+    assert str(STALE_REDO) in page
     assert "Undo Bob's 6-5 on E" in page
     # A redo sent with the current version finds nothing to bring back either.
     response = table.post("redo", {})

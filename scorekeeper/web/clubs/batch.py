@@ -2,7 +2,9 @@
 
 A batch is read whole before anything is stored: every record is checked by the referee,
 and the first one refused stops the import with its place in the batch (which line, which
-file) and why, so a batch is imported entirely or not at all.
+file) and why, so a batch is imported entirely or not at all. Where and why are
+:class:`Message` data, said in the reader's language when the page is made (a file's name is
+said as it is).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import zipfile
 from dataclasses import dataclass
 
 from scorekeeper.rules import Game, RecordRefusal
+from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.record import load_record
 
 MAX_RECORDS = 500
@@ -24,10 +27,11 @@ ZIP_MAGIC = b"PK\x03\x04"
 
 @dataclass(frozen=True)
 class BatchProblem(Exception):
-    """Why a batch was refused: where (``"line 3"``, ``"games/b.json"``) and the refusal."""
+    """Why a batch was refused: where (``"line 3"``, ``"games/b.json"``: a message, or a file's
+    name said as it is), why (a message) and the referee's refusal when it refused a record."""
 
-    where: str
-    message: str
+    where: Message | str
+    message: Message
     refusal: RecordRefusal | None = None
 
     def __str__(self) -> str:
@@ -39,57 +43,68 @@ def _from_zip(data: bytes) -> list[tuple[str, bytes]]:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = [m for m in archive.infolist() if not m.is_dir()]
     except (zipfile.BadZipFile, OSError, ValueError, EOFError) as error:
-        raise BatchProblem("the zip file", f"it cannot be read ({error}).") from None
+        raise BatchProblem(
+            say("the zip file"), say("it cannot be read (%(error)s).", error=str(error))
+        ) from None
     records = [m for m in members if m.filename.lower().endswith((".json", ".jsonl"))]
     if not records:
-        raise BatchProblem("the zip file", "it holds no .json record files.")
+        raise BatchProblem(say("the zip file"), say("it holds no .json record files."))
     if len(records) > MAX_RECORDS:
-        raise BatchProblem("the zip file", f"it holds more than {MAX_RECORDS} records.")
+        raise BatchProblem(
+            say("the zip file"), say("it holds more than %(most)s records.", most=MAX_RECORDS)
+        )
     if sum(m.file_size for m in records) > MAX_UNZIPPED:
-        raise BatchProblem("the zip file", "its records are too large once unpacked.")
+        raise BatchProblem(say("the zip file"), say("its records are too large once unpacked."))
     texts = []
     for member in sorted(records, key=lambda m: m.filename):
         try:
             texts.append((member.filename, archive.read(member)))
         except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError) as error:
-            raise BatchProblem(member.filename, f"it cannot be unpacked ({error}).") from None
+            raise BatchProblem(
+                member.filename, say("it cannot be unpacked (%(error)s).", error=str(error))
+            ) from None
     return texts
 
 
-def _records(content: bytes) -> list[tuple[str, bytes]]:
+def _records(content: bytes) -> list[tuple[int | None, bytes]]:
     """One record (a JSON object, however it is laid out), else one record per non-empty
-    line (JSON Lines), each named by its line number."""
+    line (JSON Lines), each with its line number."""
     try:
         json.loads(content)
     except (ValueError, RecursionError):
         pass
     else:
-        return [("", content)]
-    return [
-        (f"line {number}", line)
-        for number, line in enumerate(content.splitlines(), 1)
-        if line.strip()
-    ]
+        return [(None, content)]
+    return [(number, line) for number, line in enumerate(content.splitlines(), 1) if line.strip()]
 
 
-def read_batch(data: bytes) -> list[tuple[str, Game]]:
+def _where(name: str, line: int | None) -> Message | str:
+    """Where a record is in the batch: its file's name, its line, both, or "the record"."""
+    if name and line is not None:
+        return say("%(file)s, line %(number)s", file=name, number=line)
+    if line is not None:
+        return say("line %(number)s", number=line)
+    return name or say("the record")
+
+
+def read_batch(data: bytes) -> list[tuple[Message | str, Game]]:
     """Every game in ``data`` (zip, JSON Lines or one record) with where it is in the batch
     (``"line 3"``, ``"games/b.json"``), or the first BatchProblem."""
     if not data.strip():
-        raise BatchProblem("the file", "it is empty: choose a file or paste records.")
+        raise BatchProblem(say("the file"), say("it is empty: choose a file or paste records."))
     files = _from_zip(data) if data.startswith(ZIP_MAGIC) else [("", data)]
     entries = []
     for name, content in files:
-        for where, text in _records(content):
-            entries.append(
-                (", ".join(part for part in (name, where) if part) or "the record", text)
-            )
+        for line, text in _records(content):
+            entries.append((_where(name, line), text))
     if len(entries) > MAX_RECORDS:
-        raise BatchProblem("the batch", f"it holds more than {MAX_RECORDS} records.")
+        raise BatchProblem(
+            say("the batch"), say("it holds more than %(most)s records.", most=MAX_RECORDS)
+        )
     games = []
     for where, text in entries:
         try:
             games.append((where, load_record(text, unsettled_last_hand=True)))
         except RecordRefusal as refusal:
-            raise BatchProblem(where, refusal.message, refusal) from None
+            raise BatchProblem(where, refusal.said, refusal) from None
     return games

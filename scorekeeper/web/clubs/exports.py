@@ -11,24 +11,27 @@ import io
 import json
 from collections.abc import Sequence
 
+from flask_babel import lazy_gettext as _l
+
 from scorekeeper.rules.record import write_record
 from scorekeeper.rules.sheet import safe_cell, score_sheet
 from scorekeeper.web import store
 from scorekeeper.web.models import GameRow
 
 CSV_COLUMNS = (
-    "game",
-    "date",
-    "players",
-    "hand",
-    "side",
-    "points from plays",
-    "settlement",
-    "score after the hand",
-    "units",
+    _l("game"),
+    _l("date"),
+    _l("players"),
+    _l("hand"),
+    _l("side"),
+    _l("points from plays"),
+    _l("settlement"),
+    _l("score after the hand"),
+    _l("units"),
 )
 """One row per hand per side. ``game`` numbers the club's games from the oldest (1); a
-settlement cell is empty while a hand is not settled; ``units`` is points or fives."""
+settlement cell is empty while a hand is not settled; ``units`` is points or fives. The
+headings are said in the reader's language; the cells are data, the same in every language."""
 
 
 def oldest_first(rows: Sequence[GameRow]) -> list[GameRow]:
@@ -37,10 +40,11 @@ def oldest_first(rows: Sequence[GameRow]) -> list[GameRow]:
 
 
 def club_csv(rows: Sequence[GameRow]) -> str:
-    """Every hand of every game, one row per side (names neutralised for spreadsheets)."""
+    """Every hand of every game, one row per side (names neutralised for spreadsheets), under
+    headings in the reader's language."""
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow([str(heading) for heading in CSV_COLUMNS])
     for number, row in enumerate(oldest_first(rows), 1):
         game = store.replay(row)
         sheet = score_sheet(game)

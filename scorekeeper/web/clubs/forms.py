@@ -1,15 +1,22 @@
-"""The clubs' forms: a new club, renaming and merging players, filing a game, importing."""
+"""The clubs' forms: a new club, renaming and merging players, filing a game, importing.
+
+Labels, descriptions and messages are said in the reader's language (lazy: the forms are made
+at import); WTForms' own messages come from the site's catalogs (:class:`SiteForm`).
+"""
 
 from __future__ import annotations
 
-from flask_wtf import FlaskForm
+from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField
 from wtforms import IntegerField, StringField, TextAreaField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange
 
 from scorekeeper.rules.names import MAX_NAME
 from scorekeeper.web.clubs.keeping import MAX_CLUB_NAME
-from scorekeeper.web.forms import plain_name
+from scorekeeper.web.forms import SiteForm, plain_name
+
+TOO_LONG = _l("Field cannot be longer than %(max)d characters.")
+TOO_SMALL = _l("Number must be at least %(min)s.")
 
 
 def _stripped(text: str | None) -> str | None:
@@ -17,47 +24,52 @@ def _stripped(text: str | None) -> str | None:
     return text.strip() if isinstance(text, str) else text
 
 
-class ClubForm(FlaskForm):
+def _roster_id(label: str) -> IntegerField:
+    """A roster player's id, as a form of the players page sends it."""
+    return IntegerField(label, validators=[InputRequired(), NumberRange(min=1, message=TOO_SMALL)])
+
+
+class ClubForm(SiteForm):
     """A new club: its name."""
 
     name = StringField(
-        "The club's name",
+        _l("The club's name"),
         filters=[_stripped],
-        validators=[DataRequired(), Length(max=MAX_CLUB_NAME), plain_name],
-        description="A family, a Tuesday club: whatever the players call themselves.",
+        validators=[DataRequired(), Length(max=MAX_CLUB_NAME, message=TOO_LONG), plain_name],
+        description=_l("A family, a Tuesday club: whatever the players call themselves."),
     )
 
 
-class RenameForm(FlaskForm):
+class RenameForm(SiteForm):
     """A roster player's new name."""
 
-    player = IntegerField("player", validators=[InputRequired(), NumberRange(min=1)])
+    player = _roster_id("player")
     name = StringField(
-        "New name",
+        _l("New name"),
         filters=[_stripped],
-        validators=[DataRequired(), Length(max=MAX_NAME), plain_name],
+        validators=[DataRequired(), Length(max=MAX_NAME, message=TOO_LONG), plain_name],
     )
 
 
-class MergeForm(FlaskForm):
+class MergeForm(SiteForm):
     """Two roster entries that are one player: ``source`` becomes ``target``."""
 
-    source = IntegerField("Merge", validators=[InputRequired(), NumberRange(min=1)])
-    target = IntegerField("into", validators=[InputRequired(), NumberRange(min=1)])
+    source = _roster_id(_l("Merge"))
+    target = _roster_id(_l("into"))
 
 
-class FileGameForm(FlaskForm):
+class FileGameForm(SiteForm):
     """An existing game to file under the club: its edit link (or just its key)."""
 
     link = StringField(
-        "The game's edit link",
-        validators=[InputRequired(), Length(max=500)],
-        description="Paste the link of a game's edit page (the one that can enter plays).",
+        _l("The game's edit link"),
+        validators=[InputRequired(), Length(max=500, message=TOO_LONG)],
+        description=_l("Paste the link of a game's edit page (the one that can enter plays)."),
     )
 
 
-class BatchImportForm(FlaskForm):
+class BatchImportForm(SiteForm):
     """Records to import into the club: a file (JSON, JSON Lines or zip) or pasted text."""
 
-    records = FileField("Records file (.json, .jsonl or .zip)")
-    text = TextAreaField("Or paste records (one per line)")
+    records = FileField(_l("Records file (.json, .jsonl or .zip)"))
+    text = TextAreaField(_l("Or paste records (one per line)"))

@@ -22,6 +22,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.rules import Event, Game, Setup
+from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_key
 from scorekeeper.rules.record import write_record
 from scorekeeper.rules.standings import Played
@@ -44,7 +45,12 @@ class ClubNotFound(Exception):
 
 
 class RosterProblem(Exception):
-    """A roster change or a game's names cannot be accepted; the message says why."""
+    """A roster change or a game's names cannot be accepted; ``said`` says why (a
+    :class:`Message` the site says in the reader's language; ``str()`` is the English)."""
+
+    def __init__(self, said: Message) -> None:
+        super().__init__(str(said))
+        self.said = said
 
 
 @dataclass(frozen=True)
@@ -108,8 +114,11 @@ def seat_names(club: ClubRow, names: Sequence[str]) -> list[str]:
         key = name_key(name)
         if key in seen:
             raise RosterProblem(
-                f"{seen[key]!r} and {name.strip()!r} are the same player: each seat needs "
-                "another player."
+                say(
+                    "%(first)s and %(second)s are the same player: each seat needs another player.",
+                    first=repr(seen[key]),
+                    second=repr(name.strip()),
+                )
             )
         seen[key] = name.strip()
         if key not in known:
@@ -188,9 +197,9 @@ def file_game(club: ClubRow, edit_key: str) -> GameRow:
     try:
         row = store.find(edit_key)
         if row.club_id == club.id:
-            raise RosterProblem("That game is already one of this club's games.")
+            raise RosterProblem(say("That game is already one of this club's games."))
         if row.club_id is not None:
-            raise RosterProblem("That game belongs to another club already.")
+            raise RosterProblem(say("That game belongs to another club already."))
         names = seat_names(club, row.players)
         if names != list(row.players):
             _rename_seats(row, names)
@@ -216,7 +225,7 @@ def _rename_seats(row: GameRow, names: list[str]) -> None:
 def _player(club: ClubRow, player_id: int) -> ClubPlayerRow:
     player = db.session.get(ClubPlayerRow, player_id)
     if player is None or player.club_id != club.id:
-        raise RosterProblem("That player is not on this club's roster (reload the page).")
+        raise RosterProblem(say("That player is not on this club's roster (reload the page)."))
     return player
 
 
@@ -247,8 +256,12 @@ def rename(club: ClubRow, player_id: int, new_name: str) -> tuple[str, str, int]
         ).first()
         if other is not None:
             raise RosterProblem(
-                f"{other.name} is on the roster already. To make {old} and {other.name} one "
-                "player, merge them."
+                say(
+                    "%(other)s is on the roster already. To make %(old)s and %(other)s one "
+                    "player, merge them.",
+                    other=other.name,
+                    old=old,
+                )
             )
         games = _games_naming(club, player.name_key)
         for row in games:
@@ -271,13 +284,18 @@ def merge(club: ClubRow, from_id: int, into_id: int) -> tuple[str, str, int]:
     try:
         source, target = _player(club, from_id), _player(club, into_id)
         if source.id == target.id:
-            raise RosterProblem("Choose two different players to merge.")
+            raise RosterProblem(say("Choose two different players to merge."))
         games = _games_naming(club, source.name_key)
         for row in games:
             if any(name_key(n) == target.name_key for n in row.players):
                 raise RosterProblem(
-                    f"{source.name} and {target.name} played in the same game "
-                    f"({', '.join(row.players)}): they are two players. Nothing was merged."
+                    say(
+                        "%(source)s and %(target)s played in the same game (%(players)s): "
+                        "they are two players. Nothing was merged.",
+                        source=source.name,
+                        target=target.name,
+                        players=", ".join(row.players),
+                    )
                 )
         for row in games:
             names = [target.name if name_key(n) == source.name_key else n for n in row.players]

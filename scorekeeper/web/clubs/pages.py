@@ -9,9 +9,11 @@ which keys exist.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from babel.numbers import format_decimal
 from flask import (
     Blueprint,
     Flask,
@@ -23,8 +25,12 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from werkzeug.wrappers import Response as BaseResponse
 
+from scorekeeper.rules.messages import say
 from scorekeeper.rules.standings import (
     DEFAULT_SORT,
     PAIR_COLUMNS,
@@ -34,7 +40,7 @@ from scorekeeper.rules.standings import (
     sort_rows,
     standings,
 )
-from scorekeeper.rules.wording import listed
+from scorekeeper.web import languages
 from scorekeeper.web.access import remember
 from scorekeeper.web.charts import wins_chart
 from scorekeeper.web.clubs import exports, keeping
@@ -65,8 +71,8 @@ bp = Blueprint("clubs", __name__)
 
 SHOWN_GAMES = 50
 """The latest games the club page lists; ``?games=all`` lists every one."""
-NO_CLUB = "There is no club at this link. Check that the link was copied whole."
-INCOMPLETE = "The form was incomplete or out of date: nothing was changed."
+NO_CLUB = _l("There is no club at this link. Check that the link was copied whole.")
+INCOMPLETE = _l("The form was incomplete or out of date: nothing was changed.")
 _GAME_KEY = re.compile(rf"(?:^|/games/)({KEY_PATTERN})(?:[/?#]|$)")
 
 Answer = tuple[str, int] | BaseResponse
@@ -77,7 +83,7 @@ def club_or_404(key: str, kind: ClubDoorKind = CLUB_EDIT) -> ClubDoor:
     try:
         return keeping.find_club(key, kind)
     except ClubNotFound:
-        abort(404, description=NO_CLUB)
+        abort(404, description=str(NO_CLUB))
 
 
 def club_url(door: ClubDoor, **values: Any) -> str:
@@ -101,8 +107,10 @@ def new_club() -> Answer:
     club = keeping.create_club(form.name.data or "")
     remember_club(ClubDoor(CLUB_EDIT, club))
     flash(
-        "Club created. Keep this page's link: whoever has it can start games in the club. "
-        "Share the watch link below with everyone else."
+        _(
+            "Club created. Keep this page's link: whoever has it can start games in the club. "
+            "Share the watch link below with everyone else."
+        )
     )
     return redirect(url_for("clubs.club", key=club.edit_key), code=303)
 
@@ -140,12 +148,36 @@ def _club_page(door: ClubDoor) -> tuple[str, int]:
         club_url=club_url,
         links=_links(club),
         defaults=defaults_text(club),
+        figure=figure,
+        score_line=score_line,
     )
     return page, 200
 
 
+def figure(value: object) -> str:
+    """A figure of the standings or a score in the reader's digits and separators (in English
+    as Python writes it: ``1855``, ``14.2``); anything else (a name) as it is."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    code = languages.current()
+    if code == languages.DEFAULT:
+        return str(value)
+    if isinstance(value, float):  # the standings' averages, to one decimal
+        return format_decimal(value, format="#,##0.0", locale=code)
+    return format_decimal(value, locale=code)
+
+
+def score_line(scores: Sequence[int]) -> str:
+    """A finished game's scores as the games list shows them, joined by en dashes."""
+    return "\u2013".join(figure(score) for score in scores)
+
+
 def defaults_text(club: ClubRow) -> str | None:
-    """The house rules the club's new games start with, in words, or None (the presets')."""
+    """The house rules the club's new games start with, in words, or None (the presets').
+
+    The preset and the house rules are named as a record names them (``fives-up``,
+    ``target 150``); the words around them are said in the reader's language.
+    """
     defaults = club.defaults or {}
     preset = defaults.get("preset")
     if not isinstance(preset, str):
@@ -153,8 +185,10 @@ def defaults_text(club: ClubRow) -> str | None:
     options = defaults.get("options") or {}
     changed = [f"{name} {value}" for name, value in options.items()]
     if isinstance(defaults.get("partners"), bool):
-        changed.append("partners" if defaults["partners"] else "no partners")
-    return preset + (f" with {', '.join(changed)}" if changed else "")
+        changed.append(_("partners") if defaults["partners"] else _("no partners"))
+    if not changed:
+        return preset
+    return _("%(preset)s with %(changes)s", preset=preset, changes=", ".join(changed))
 
 
 def _links(club: ClubRow) -> dict[str, str]:
@@ -207,25 +241,37 @@ def import_games(key: str) -> Answer:
     if request.method == "GET":
         return render_template("clubs/import.html", **context), 200
     if not form.validate():
-        return render_template("clubs/import.html", problem=INCOMPLETE, **context), 400
+        return render_template("clubs/import.html", problem=str(INCOMPLETE), **context), 400
     upload = form.records.data
     data: bytes = upload.read() if upload else b""
     if not data.strip():
         data = (form.text.data or "").encode("utf-8", "surrogatepass")
     try:
         batch = read_batch(data)
-        rows = keeping.import_games(door.club, [game for _, game in batch])
+        rows = keeping.import_games(door.club, [game for _where, game in batch])
     except AlreadyImported as again:
-        why = "it is in this batch twice" if again.twice else "it is in the club already"
-        problem = BatchProblem(batch[again.index][0], f"this game was not imported: {why}.")
+        why = (
+            say("this game was not imported: it is in this batch twice.")
+            if again.twice
+            else say("this game was not imported: it is in the club already.")
+        )
+        problem = BatchProblem(batch[again.index][0], why)
         return render_template("clubs/import.html", batch=problem, **context), 422
     except BatchProblem as problem:
         return render_template("clubs/import.html", batch=problem, **context), 422
     except RosterProblem as problem:
-        return render_template("clubs/import.html", problem=str(problem), **context), 422
+        problem_said = languages.say(problem.said)
+        return render_template("clubs/import.html", problem=problem_said, **context), 422
     for row in rows:
         remember(row, EDIT)
-    flash(f"Imported {len(rows)} game{'s' if len(rows) != 1 else ''} into {door.club.name}.")
+    flash(
+        ngettext(
+            "Imported %(num)d game into %(club)s.",
+            "Imported %(num)d games into %(club)s.",
+            len(rows),
+            club=door.club.name,
+        )
+    )
     return redirect(url_for("clubs.club", key=key), code=303)
 
 
@@ -235,7 +281,7 @@ def file_game(key: str) -> Answer:
     door = club_or_404(key)
     form = FileGameForm()
     if not form.validate():
-        flash(INCOMPLETE)
+        flash(str(INCOMPLETE))
         return redirect(url_for("clubs.club", key=key, _anchor="games"), code=303)
     found = _GAME_KEY.search((form.link.data or "").strip())
     try:
@@ -243,11 +289,12 @@ def file_game(key: str) -> Answer:
             raise NotFound("")
         row = keeping.file_game(door.club, found.group(1))
     except NotFound:
-        flash("No game has that edit link (a watch link cannot move a game). Nothing changed.")
+        flash(_("No game has that edit link (a watch link cannot move a game). Nothing changed."))
     except RosterProblem as problem:
-        flash(f"{problem} Nothing changed.")
+        flash(_unchanged(languages.say(problem.said)))
     else:
-        flash(f"Added {listed(list(row.players))} to {door.club.name}.")
+        players = languages.said_list(list(row.players))
+        flash(_("Added %(players)s to %(club)s.", players=players, club=door.club.name))
     return redirect(url_for("clubs.club", key=key, _anchor="games"), code=303)
 
 
@@ -295,8 +342,16 @@ def rename(key: str) -> Answer:
     try:
         old, new, games = keeping.rename(door.club, form.player.data or 0, form.name.data or "")
     except RosterProblem as problem:
-        return _players_page(door, 422, f"{problem} Nothing changed.")
-    flash(f"Renamed {old} to {new} ({games} game{'s' if games != 1 else ''}).")
+        return _players_page(door, 422, _unchanged(languages.say(problem.said)))
+    flash(
+        ngettext(
+            "Renamed %(old)s to %(new)s (%(num)d game).",
+            "Renamed %(old)s to %(new)s (%(num)d games).",
+            games,
+            old=old,
+            new=new,
+        )
+    )
     return redirect(url_for("clubs.players", key=key), code=303)
 
 
@@ -312,14 +367,27 @@ def merge(key: str) -> Answer:
             door.club, form.source.data or 0, form.target.data or 0
         )
     except RosterProblem as problem:
-        return _players_page(door, 422, str(problem))
-    flash(f"Merged {source} into {target} ({games} game{'s' if games != 1 else ''}).")
+        return _players_page(door, 422, languages.say(problem.said))
+    flash(
+        ngettext(
+            "Merged %(source)s into %(target)s (%(num)d game).",
+            "Merged %(source)s into %(target)s (%(num)d games).",
+            games,
+            source=source,
+            target=target,
+        )
+    )
     return redirect(url_for("clubs.players", key=key), code=303)
+
+
+def _unchanged(problem: str) -> str:
+    """A problem said, and that nothing changed."""
+    return _("%(problem)s Nothing changed.", problem=problem)
 
 
 def _form_problem(form: RenameForm | MergeForm) -> str:
     messages = [message for errors in form.errors.values() for message in errors]
-    return " ".join(str(m) for m in messages) + " Nothing changed." if messages else INCOMPLETE
+    return _unchanged(" ".join(str(m) for m in messages)) if messages else str(INCOMPLETE)
 
 
 # -- export -----------------------------------------------------------------------------------
