@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scorekeeper.rules.messages import Message, say
+from scorekeeper.rules.messages import Fact, Message, say
 from scorekeeper.rules.options import SpinnerMode
 from scorekeeper.rules.tiles import Tile
 
@@ -24,19 +24,25 @@ def is_arm_name(name: str) -> bool:
     return name in ARM_NAMES
 
 
+END_NAMES: dict[str, Fact] = {
+    "west": "W",
+    "east": "E",
+    "north": "N",
+    "south": "S",
+    "later_north": "d-d:N",
+    "later_south": "d-d:S",
+    "later": "d-d",
+}
+"""The ends' names as a message's facts: what a player types, never translated."""
+
+
 def not_an_end(shown: str) -> Message:
     """The refusal of ``shown`` (a value as the entry gave it) as an end's name."""
     return say(
         "%(end)s is not an end: the ends are %(west)s, %(east)s, %(north)s, %(south)s, and "
         "%(later_north)s or %(later_south)s for a later spinner %(later)s.",
         end=shown,
-        west="W",
-        east="E",
-        north="N",
-        south="S",
-        later_north="d-d:N",
-        later_south="d-d:S",
-        later="d-d",
+        **END_NAMES,
     )
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from scorekeeper.rules.errors import RULE_IDS
+from scorekeeper.rules.layout import END_NAMES
 from scorekeeper.rules.messages import Message, say, say_n
 from scorekeeper.rules.options import (
     HOUSE_RULES,
@@ -75,13 +76,7 @@ RULE_TEXTS: dict[str, Message] = {
         "A tile goes on an end that exists in the layout: %(west)s and %(east)s from the "
         "start, %(north)s and %(south)s once the spinner opens them, and %(later_north)s or "
         "%(later_south)s for a later spinner %(later)s.",
-        west="W",
-        east="E",
-        north="N",
-        south="S",
-        later_north="d-d:N",
-        later_south="d-d:S",
-        later="d-d",
+        **END_NAMES,
     ),
     "spinner-sides": say(
         "A spinner's ends (%(north)s and %(south)s, or %(later_north)s and %(later_south)s) "

@@ -105,15 +105,23 @@ class _Reader:
         return str(get_translations().ungettext(singular, plural, count))
 
     def number(self, value: int) -> str:
-        if self.code == DEFAULT:
-            return str(value)
-        # The sign as the language writes it, digits grouped as it groups them.
-        return format_decimal(value, locale=self.code)
+        return number(value, self.code)
 
     def listed(self, items: Sequence[str]) -> str:
         if self.code == DEFAULT:
             return listed(items)
         return format_list(list(items), locale=self.code)
+
+
+def number(value: int | float, code: str | None = None) -> str:
+    """A number as the reader's language (or ``code``) writes it: its digits grouped and its
+    decimal sign (a float to one decimal); in English as Python writes it (``1855``, ``14.2``)."""
+    code = code or current()
+    if code == DEFAULT:
+        return str(value)
+    if isinstance(value, float):
+        return format_decimal(value, format="#,##0.0", locale=code)
+    return format_decimal(value, locale=code)
 
 
 def say(message: object) -> str:

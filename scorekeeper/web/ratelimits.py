@@ -17,7 +17,6 @@ import math
 import time
 from collections.abc import Callable
 
-from babel.numbers import format_decimal
 from flask import Flask, current_app, request
 from flask.wrappers import Response
 from flask_babel import gettext as _
@@ -187,7 +186,7 @@ def handle_rate_limited(error: RateLimitExceeded) -> tuple[str, int, dict[str, s
     scope = error.limit.scope if isinstance(error.limit.scope, str) else ""
     what = WHAT.get("RATELIMIT_" + scope.upper(), ANY)
     rule = error.limit.limit
-    limit = _per(_number(rule.amount), rule.get_expiry())
+    limit = _per(languages.number(rule.amount), rule.get_expiry())
     explanation = " ".join(
         (
             str(what) % {"limit": limit},
@@ -201,12 +200,6 @@ def handle_rate_limited(error: RateLimitExceeded) -> tuple[str, int, dict[str, s
     body, code, headers = errors.render_error(429, explanation)
     headers["Retry-After"] = str(wait)
     return body, code, headers
-
-
-def _number(value: int) -> str:
-    """A count as the reader's language writes it (English: as it is, 200000)."""
-    code = languages.current()
-    return str(value) if code == languages.DEFAULT else format_decimal(value, locale=code)
 
 
 def _per(amount: str, seconds: int) -> str:

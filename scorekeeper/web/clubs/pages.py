@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from babel.numbers import format_decimal
 from flask import (
     Blueprint,
     Flask,
@@ -159,12 +158,7 @@ def figure(value: object) -> str:
     as Python writes it: ``1855``, ``14.2``); anything else (a name) as it is."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return str(value)
-    code = languages.current()
-    if code == languages.DEFAULT:
-        return str(value)
-    if isinstance(value, float):  # the standings' averages, to one decimal
-        return format_decimal(value, format="#,##0.0", locale=code)
-    return format_decimal(value, locale=code)
+    return languages.number(value)
 
 
 def score_line(scores: Sequence[int]) -> str:
