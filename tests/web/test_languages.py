@@ -19,6 +19,7 @@ from flask.testing import FlaskClient
 from scorekeeper.rules.errors import RULE_IDS
 from scorekeeper.rules.options import HOUSE_RULES, PRESETS
 from tests.support.catalogs import catalog, extracted, problems
+from tests.web.test_clubs import import_into, jsonl, simulated_records
 from tests.web.webtable import LEGAL, NO_KEY, import_record
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -264,10 +265,21 @@ def _visited(client: FlaskClient, app: Flask) -> Iterator[tuple[str, str]]:
     yield "refused play (htmx)", mid.post("play", {"tile": "6-6"}).get_data(as_text=True)
     yield "stale entry", mid.post("play", {"tile": "6-6"}, version=0).get_data(as_text=True)
     club = client.post("/clubs/new", data={"name": "Tuesday"})
-    if club.status_code == 303:
-        club_url = club.headers["Location"]
-        for suffix in ("", "/players", "/import", "/new"):
-            yield f"club{suffix}", client.get(club_url + suffix).get_data(as_text=True)
+    assert club.status_code == 303
+    club_url = club.headers["Location"]
+    yield "club, no games yet", client.get(club_url).get_data(as_text=True)
+    records = simulated_records(range(6), names=("Ann", "Bob", "Cy", "Dee"))
+    refused = [records[0], {**records[1], "players": ["Ann"]}]
+    yield (
+        "club import refused",
+        import_into(client, club_url, jsonl(refused)).get_data(as_text=True),
+    )
+    assert import_into(client, club_url, jsonl(records)).status_code == 303
+    for suffix in ("", "?sort=points", "/players", "/import", "/new"):
+        yield f"club{suffix}", client.get(club_url + suffix).get_data(as_text=True)
+    watch = re.search(r"/clubs/watch/[\w-]{22}", client.get(club_url).get_data(as_text=True))
+    assert watch, "the club page offers no watch link"
+    yield "club watch", client.get(watch.group(0)).get_data(as_text=True)
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
