@@ -72,10 +72,9 @@ def test_a_phone_in_its_own_language_plays_and_reads_a_refusal(
     table = TablePage(page)
     # The leader is chosen at the table, then Ann leads 5-5 (10) and Bob plays 5-0 (10).
     table.choose_leader(0)
-    table.entered()
     table.play("5-5")
     table.expect_scores(["Ann", "Bob"], [10, 0])
-    table.play("5-0", "E")
+    table.play("5-0", "E", offered=["W", "E"])
     table.expect_scores(["Ann", "Bob"], [10, 10])
     # A tile that fits no end is refused: the rule id as it is, the reason in the language.
     table.tap(table.tile("6-6"))
