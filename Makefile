@@ -43,7 +43,7 @@ screenshots: $(STAMP)
 	$(PY) -m tools.screenshots
 
 CATALOGS := scorekeeper/translations
-KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k lazy_gettext -k _l -k say -k say_n:1,2
+KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k pgettext:1c,2 -k lazy_gettext -k _l -k say -k say_n:1,2
 ## Extract every message of the code and templates into messages.pot and update the sv and fil
 ## catalogs (.po, kept in git); new messages arrive untranslated, which `make test` refuses
 translations: $(STAMP)

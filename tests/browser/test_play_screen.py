@@ -108,7 +108,31 @@ def test_the_next_entry_fits_one_screen(
     hand: str,
     size: str,
 ) -> None:
-    setup, events = hands[hand]
+    next_entry_fits(live_server, phone, hands[hand], size)
+
+
+@pytest.mark.parametrize("hand", ["12 tiles, arms all round", "12 tiles, four players"])
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("language", ["sv", "fil"])
+def test_the_next_entry_fits_one_screen_in_svenska_and_filipino(
+    live_server: LiveServer,
+    phone: Page,
+    hands: dict[str, tuple[Setup, list[Event]]],
+    hand: str,
+    size: str,
+    language: str,
+) -> None:
+    """Longer words (Tagalog runs long) do not push the next entry off the screen."""
+    phone.goto(f"{live_server.url}/language/{language}?next=/")
+    next_entry_fits(live_server, phone, hands[hand], size)
+    assert phone.locator("html").get_attribute("lang") == language
+
+
+def next_entry_fits(
+    live_server: LiveServer, phone: Page, hand: tuple[Setup, list[Event]], size: str
+) -> None:
+    """Everything the next entry needs is in view, before and after an entry, on ``size``."""
+    setup, events = hand
     phone.set_viewport_size(SIZES[size])
     phone.goto(seed_game(live_server, setup, events))
     table = TablePage(phone)

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir, extract_from_file
@@ -27,6 +28,7 @@ KEYWORDS: dict[str, tuple[int, ...] | None] = {
     "_l": None,
     "say": None,
     "say_n": (1, 2),
+    "pgettext": ((1, "c"), 2),
 }
 """The Makefile's ``-k`` keywords: Flask-Babel's in the site, the referee's ``say``."""
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w*)\}")
@@ -34,11 +36,13 @@ PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|\{(\w*)\}")
 
 @dataclass(frozen=True)
 class Extracted:
-    """One message as the code says it: its id, plural id when it has one, and where."""
+    """One message as the code says it: its id, plural id when it has one, where, and the
+    context that tells it from the same English said elsewhere (a menu's short "New game")."""
 
     msgid: str
     plural: str | None
     where: str
+    context: str | None = None
 
 
 def _method_options() -> tuple[list[tuple[str, str]], dict[str, dict[str, str]]]:
@@ -72,7 +76,7 @@ def extracted(files: Iterable[Path] | None = None) -> dict[str, Extracted]:
 
 def _extract_file(
     path: Path, method_map: list[tuple[str, str]], options_map: dict[str, dict[str, str]]
-) -> list[tuple[int, object, list[str], str | None]]:
+) -> list[tuple[int, Any, list[str], str | None]]:
     from babel.util import pathmatch
 
     relative = str(Path(path).resolve().relative_to(ROOT))
@@ -104,8 +108,9 @@ def placeholders(text: str) -> set[str]:
 def problems(messages: dict[str, Extracted], translated: Catalog) -> list[str]:
     """What is wrong with ``translated`` for ``messages``, a line each (none when complete)."""
     found: list[str] = []
-    for msgid, message in sorted(messages.items()):
-        entry = translated.get(msgid)
+    for _key, message in sorted(messages.items()):
+        msgid = message.msgid
+        entry = translated.get(msgid, context=message.context)
         if entry is None:
             found.append(f"missing: {msgid!r} ({message.where})")
             continue
