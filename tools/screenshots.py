@@ -3,8 +3,8 @@
 One deterministic game (the simulated table, fixed seed) is stored three times, cut at three
 points: mid-hand, just after a hand's settlement, and finished. Each table is photographed on a
 360x720 touch phone at device scale factor 2, in the light and the dark colour scheme; the
-mid-hand table is also photographed on the phone turned on its side (740x360), and its board
-on a 1280x720 wall screen. The app
+mid-hand table is also photographed on the phone turned on its side (740x360), on phones set
+to Svenska and to Filipino, and its board on a 1280x720 wall screen. The app
 runs on a throwaway SQLite file in a temporary folder and Chromium is Debian's
 (``/usr/bin/chromium``, or ``$CHROMIUM``); no request leaves the machine (any that tries is
 stopped and reported as an error). Run from the repository root:
@@ -162,12 +162,23 @@ class Offline:
 LANDSCAPE = {"width": 740, "height": 360}
 
 
+LANGUAGES = {"sv": "sv-SE", "fil": "fil-PH"}
+"""The table is also photographed in Svenska and Filipino, by a phone set to each."""
+
+
 @contextmanager
 def phone(
-    browser: Browser, scheme: str, offline: Offline, landscape: bool = False
+    browser: Browser,
+    scheme: str,
+    offline: Offline,
+    landscape: bool = False,
+    locale: str | None = None,
 ) -> Iterator[Page]:
-    """A page on the phone in the ``light`` or ``dark`` colour scheme, upright or on its side."""
-    options = {**PHONE, "viewport": LANDSCAPE} if landscape else PHONE
+    """A page on the phone in the ``light`` or ``dark`` colour scheme, upright or on its side,
+    in the phone's own language (``locale``) or the default's."""
+    options = {**PHONE, "viewport": LANDSCAPE} if landscape else dict(PHONE)
+    if locale is not None:
+        options["locale"] = locale
     context = browser.new_context(**options, color_scheme=scheme, reduced_motion="reduce")
     context.route("**/*", offline.route)
     try:
@@ -229,6 +240,12 @@ def main() -> None:
                 url = f"{server.url}/games/{ids['table-mid-hand']}"
                 photograph(page, url, path, full_page=False)
                 print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+            for language, locale in LANGUAGES.items():
+                with phone(browser, "light", offline, locale=locale) as page:
+                    path = args.out / f"table-mid-hand-{language}.png"
+                    url = f"{server.url}/games/{ids['table-mid-hand']}"
+                    photograph(page, url, path, full_page=False)
+                    print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
             club = store_club(app)
             with phone(browser, "light", offline) as page:
                 path = args.out / "club.png"
