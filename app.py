@@ -140,6 +140,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.config["SQLALCHEMY_DATABASE_URI"] = _database_url(app.config["SQLALCHEMY_DATABASE_URI"])
     _private_sqlite_file(app)
     _versioned_static(app)
+    # {% do %}: a template can fill a list once before a loop (the sheet's words per side).
+    app.jinja_env.add_extension("jinja2.ext.do")
     # Before the extensions, so every POST is counted and checked before CSRF and the views.
     security.init_app(app)
     ratelimits.init_app(app)

@@ -109,6 +109,12 @@ class Message:
 
 def said(fact: Fact, language: Language) -> str:
     """A fact as text in ``language``."""
+    # Most facts are text (names, tiles), then numbers: tested in that order, as a long
+    # game's log says thousands of facts.
+    if type(fact) is str:
+        return fact
+    if type(fact) is int:
+        return language.number(fact)
     if isinstance(fact, Message):
         return fact.say(language)
     if isinstance(fact, Listed):

@@ -13,13 +13,12 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
-
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.progression import progression
 from scorekeeper.rules.standings import Standings
 from scorekeeper.web import languages
+from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.languages import ngettext
 
 WIDTH, HEIGHT = 320, 190
 """The drawing's own units (its viewBox); it is scaled to the width of the page."""

@@ -18,9 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from flask_babel import gettext as _
-
 from scorekeeper.rules import Game
+from scorekeeper.web.languages import gettext as _
 
 STREET = 30
 """Holes in a street (six groups of five), as on a cribbage board."""

@@ -25,13 +25,13 @@ from flask import (
     url_for,
 )
 from flask.cli import with_appcontext
-from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from scorekeeper.rules.messages import said_list, say
 from scorekeeper.web import languages, store
 from scorekeeper.web.access import NO_GAME, load_or_404, remember, remembered
 from scorekeeper.web.errors import render_error
+from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.loaded import EDIT
 from scorekeeper.web.models import GameRow, now
 from scorekeeper.web.store import CannotDelete, NotFound

@@ -17,11 +17,11 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from flask import Flask
-from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from scorekeeper.rules.tiles import Tile
 from scorekeeper.web import languages
+from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.tilenames import tile_spoken
 
 if TYPE_CHECKING:

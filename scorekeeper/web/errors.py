@@ -14,7 +14,6 @@ import sys
 
 from flask import Flask, render_template, request
 from flask.globals import request_ctx
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import exc as sql_errors
@@ -22,6 +21,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAll
 
 from scorekeeper.web.access import NO_GAME, hides_game
 from scorekeeper.web.extensions import db
+from scorekeeper.web.languages import gettext as _
 
 TITLES = {
     400: _l("Bad request"),

@@ -7,7 +7,6 @@ from functools import partial
 from typing import TypeVar, cast
 
 from flask_babel import get_translations
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
@@ -36,6 +35,7 @@ from scorekeeper.rules.options import (
     HouseRule,
     Preset,
 )
+from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import say
 
 LEADER_CHOICES = [

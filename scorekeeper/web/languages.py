@@ -29,17 +29,20 @@ from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
+from babel.support import NullTranslations
 from flask import (
     Blueprint,
     Flask,
     Response,
     abort,
     current_app,
+    g,
+    has_request_context,
     redirect,
     request,
     url_for,
 )
-from flask_babel import Babel, force_locale, get_locale, get_translations, gettext
+from flask_babel import Babel, force_locale, get_locale, get_translations
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers.response import Response as BaseResponse
@@ -85,6 +88,11 @@ def select_language() -> str:
 
 def current() -> str:
     """The code of the language this page is said in."""
+    return _reader().code
+
+
+def _locale_code() -> str:
+    """The code of this request's locale, as Flask-Babel chose it (or forced it)."""
     locale = get_locale()
     if locale is None:
         return DEFAULT
@@ -94,23 +102,59 @@ def current() -> str:
 
 @dataclass(frozen=True)
 class _Reader:
-    """The referee's :class:`~scorekeeper.rules.messages.Language`, as this request reads."""
+    """The referee's :class:`~scorekeeper.rules.messages.Language`, as this request reads:
+    its language and that language's catalog, looked up once (see :func:`_reader`)."""
 
     code: str
+    catalog: NullTranslations
 
     def gettext(self, text: str) -> str:
-        return str(get_translations().ugettext(text))
+        return str(self.catalog.ugettext(text))
 
     def ngettext(self, singular: str, plural: str, count: int) -> str:
-        return str(get_translations().ungettext(singular, plural, count))
+        return str(self.catalog.ungettext(singular, plural, count))
+
+    def pgettext(self, context: str, text: str) -> str:
+        return str(self.catalog.upgettext(context, text))
 
     def number(self, value: int) -> str:
-        return number(value, self.code)
+        return str(value) if self.code == DEFAULT else number(value, self.code)
 
     def listed(self, items: Sequence[str]) -> str:
         if self.code == DEFAULT:
             return listed(items)
         return format_list(list(items), locale=self.code)
+
+
+_ENGLISH = _Reader(DEFAULT, NullTranslations())
+
+
+def _reader() -> _Reader:
+    """This request's reader, made once per request (and per language a sheet is printed in).
+
+    A page says hundreds of words; Flask-Babel looks the catalog up again for each, through
+    several context lookups, which made a long game's log three times slower to render.
+    """
+    if not has_request_context():  # a command, or the app starting: the record's English
+        return _ENGLISH
+    reader: _Reader | None = g.get("_reader")
+    if reader is None:
+        reader = _Reader(_locale_code(), get_translations())
+        g._reader = reader
+    return reader
+
+
+def gettext(text: str, **values: object) -> str:
+    """``text`` in this request's language, its ``%(name)s`` filled from ``values`` (as
+    Flask-Babel's ``gettext``, with the catalog looked up once a request)."""
+    said = _reader().gettext(text)
+    return said % values if values else said
+
+
+def ngettext(singular: str, plural: str, num: int, **values: object) -> str:
+    """The form of the text for ``num`` in this request's language (``%(num)d`` is ``num``)."""
+    values.setdefault("num", num)
+    return _reader().ngettext(singular, plural, num) % values
 
 
 def number(value: int | float, code: str | None = None) -> str:
@@ -128,13 +172,13 @@ def say(message: object) -> str:
     """A referee's message in this request's language; anything else (plain or lazy text) as
     the text it is."""
     if isinstance(message, Message | Listed):
-        return said(message, _Reader(current()))
+        return said(message, _reader())
     return str(message)
 
 
 def said_list(items: Sequence[str]) -> str:
     """Names or phrases joined as this request's language lists them ("Ann och Bob")."""
-    return _Reader(current()).listed(items)
+    return _reader().listed(items)
 
 
 def versus(sides: Sequence[str]) -> str:
@@ -148,8 +192,14 @@ def versus(sides: Sequence[str]) -> str:
 @contextmanager
 def speaking(code: str) -> Iterator[None]:
     """Say everything inside in ``code`` (a sheet printed in another language)."""
-    with force_locale(code):
-        yield
+    outside = g.pop("_reader", None)
+    try:
+        with force_locale(code):
+            yield
+    finally:
+        g.pop("_reader", None)
+        if outside is not None:
+            g._reader = outside
 
 
 def _safe_next(target: str | None) -> str:
@@ -250,6 +300,13 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", directory)
     babel.init_app(app, default_locale=DEFAULT, locale_selector=select_language)
     app.jinja_env.policies["ext.i18n.trimmed"] = True
+    # Templates say their words through this request's reader (one catalog lookup a request).
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=lambda text: _reader().gettext(text),
+        ngettext=lambda singular, plural, n: _reader().ngettext(singular, plural, n),
+        pgettext=lambda context, text: _reader().pgettext(context, text),
+        newstyle=True,
+    )
     app.register_blueprint(bp)
     app.add_template_filter(say, "say")
     app.add_template_filter(versus, "versus")

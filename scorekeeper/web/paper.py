@@ -16,9 +16,7 @@ from typing import Any, Literal
 
 from babel.lists import format_list
 from flask import Blueprint, Response, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 from markupsafe import Markup, escape
 
 from scorekeeper.rules import Draw, Event, Game, NewHand, Pass, Play, Settle
@@ -37,7 +35,8 @@ from scorekeeper.rules.wording import listed
 from scorekeeper.web import languages
 from scorekeeper.web.access import DOORS, load_or_404
 from scorekeeper.web.charts import game_chart
-from scorekeeper.web.languages import LANGUAGES
+from scorekeeper.web.languages import LANGUAGES, ngettext
+from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.loaded import Door, Loaded
 from scorekeeper.web.store import download_name, undone_events
 

@@ -26,11 +26,10 @@ from collections import OrderedDict
 from collections.abc import Collection, Hashable
 from dataclasses import dataclass
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
-
 from scorekeeper.rules.layout import Layout, Placed
 from scorekeeper.rules.tiles import Tile
+from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.languages import ngettext
 from scorekeeper.web.tilenames import tile_spoken
 
 SCALE = 50.0

@@ -19,13 +19,13 @@ from collections.abc import Callable
 
 from flask import Flask, current_app, request
 from flask.wrappers import Response
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from limits import parse_many
 
 from scorekeeper.web import errors, languages
+from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.languages import ngettext
 
 DEFAULT_LIMITS = {
     # Every POST from one address, whatever it changes: several tables may share an address.

@@ -8,12 +8,12 @@ from functools import lru_cache
 
 import segno
 from flask import Blueprint, Response, abort, render_template, request, url_for
-from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.rules import MalformedInput, Tile, parse_tile
 from scorekeeper.web import languages, store
 from scorekeeper.web.access import DOORS, NO_GAME, load_or_404, remember
+from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.loaded import WATCH, Door, Loaded
 from scorekeeper.web.store import NotFound
 from scorekeeper.web.table import table_view

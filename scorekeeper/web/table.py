@@ -10,9 +10,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
-
 from scorekeeper.rules import (
     ALL_TILES,
     Draw,
@@ -35,6 +32,8 @@ from scorekeeper.web.charts import LineChart, game_chart
 from scorekeeper.web.cribbage import Board
 from scorekeeper.web.cribbage import board as cribbage_board
 from scorekeeper.web.held import tiles_named
+from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.languages import ngettext
 from scorekeeper.web.loaded import Door, Loaded
 from scorekeeper.web.picture import Picture, picture
 

@@ -25,7 +25,6 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -73,6 +72,7 @@ from scorekeeper.web.forms import (
     TurnForm,
 )
 from scorekeeper.web.held import MAX_TICKED, held_of
+from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.loaded import EDIT, Loaded
 from scorekeeper.web.models import ClubRow
 from scorekeeper.web.store import (

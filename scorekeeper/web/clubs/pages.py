@@ -24,9 +24,7 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.rules.messages import say
@@ -61,6 +59,8 @@ from scorekeeper.web.clubs.keeping import (
     RosterProblem,
 )
 from scorekeeper.web.clubs.remembered import remember_club
+from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.languages import ngettext
 from scorekeeper.web.loaded import EDIT
 from scorekeeper.web.models import KEY_PATTERN, ClubRow
 from scorekeeper.web.store import NotFound
