@@ -42,7 +42,7 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import Babel, force_locale, get_locale, get_translations
+from flask_babel import Babel, force_locale, get_translations
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers.response import Response as BaseResponse
@@ -87,17 +87,15 @@ def select_language() -> str:
 
 
 def current() -> str:
-    """The code of the language this page is said in."""
-    return _reader().code
-
-
-def _locale_code() -> str:
-    """The code of this request's locale, as Flask-Babel chose it (or forced it)."""
-    locale = get_locale()
-    if locale is None:
+    """The code of the language this page is said in (English outside a request)."""
+    if not has_request_context():
         return DEFAULT
-    code = str(locale)
-    return code if code in LANGUAGES else DEFAULT
+    code: str | None = g.get("_language")
+    if code is None:
+        # The same choice Flask-Babel makes with select_language, without parsing a Locale
+        # (the live poll's 304 asks for the language and nothing else).
+        code = g._language = select_language()
+    return code
 
 
 @dataclass(frozen=True)
@@ -139,7 +137,7 @@ def _reader() -> _Reader:
         return _ENGLISH
     reader: _Reader | None = g.get("_reader")
     if reader is None:
-        reader = _Reader(_locale_code(), get_translations())
+        reader = _Reader(current(), get_translations())
         g._reader = reader
     return reader
 
@@ -192,14 +190,19 @@ def versus(sides: Sequence[str]) -> str:
 @contextmanager
 def speaking(code: str) -> Iterator[None]:
     """Say everything inside in ``code`` (a sheet printed in another language)."""
-    outside = g.pop("_reader", None)
+    outside = g.pop("_reader", None), g.pop("_language", None)
     try:
         with force_locale(code):
+            g._language = code
             yield
     finally:
         g.pop("_reader", None)
-        if outside is not None:
-            g._reader = outside
+        g.pop("_language", None)
+        reader, language = outside
+        if reader is not None:
+            g._reader = reader
+        if language is not None:
+            g._language = language
 
 
 def _safe_next(target: str | None) -> str:
