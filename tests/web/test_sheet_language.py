@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from tests.web.test_paper import domino_hand
 from tests.web.webtable import Table, import_record
 
 ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
@@ -24,32 +25,13 @@ HEADINGS = {
 }
 
 
-def play(player: str, tile: str, end: str | None = None) -> dict[str, Any]:
-    entry: dict[str, Any] = {"player": player, "play": tile}
-    if end is not None:
-        entry["end"] = end
-    return entry
-
-
 def game(client: FlaskClient, **options: Any) -> Table:
     """Ann and Bob, one hand: Ann leads 6-6, Bob draws three, Ann dominoes; Bob keeps 13."""
-    events = [
-        play("Ann", "6-6"),
-        {"player": "Bob", "draw": 3},
-        play("Bob", "6-3", "W"),
-        play("Ann", "6-1", "E"),
-        play("Bob", "3-3", "W"),
-        play("Ann", "6-4", "N"),
-        play("Bob", "1-0", "E"),
-        play("Ann", "6-5", "S"),
-        play("Bob", "3-2", "W"),
-        play("Ann", "5-5", "S"),
-    ]
     record = {
         "format": "all-fives/1",
         "options": {"deal": "five-each", "target": 15, **options},
         "players": ["Ann", "Bob"],
-        "hands": [{"lead": "Ann", "events": events, "remaining": {"Bob": 13}}],
+        "hands": [domino_hand({"Bob": 13})],
     }
     return import_record(client, record)
 
