@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -18,8 +18,10 @@ from flask.testing import FlaskClient
 
 from scorekeeper.rules.errors import RULE_IDS
 from scorekeeper.rules.options import HOUSE_RULES, PRESETS
+from scorekeeper.web import store
 from tests.support.catalogs import catalog, extracted, problems
 from tests.web.test_clubs import import_into, jsonl, simulated_records
+from tests.web.test_faults import LOCKED
 from tests.web.webtable import LEGAL, NO_KEY, import_record
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -390,3 +392,31 @@ def test_the_switcher_on_an_answer_to_a_form_goes_back_to_the_page_of_the_form(
     answer = client.get(f"/language/sv?next=/games/{table.key}")
     assert answer.headers["Location"] == f"/games/{table.key}"
     assert client.get(answer.headers["Location"]).status_code == 200
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_429_and_503_answers_are_not_left_in_english(
+    make_app: Callable[..., Flask],
+    vocabulary: dict[str, set[str]],
+    language: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    client = make_app(WTF_CSRF_ENABLED=False, RATELIMIT_UNKNOWN_KEYS="1 per minute").test_client()
+    client.get(f"/language/{language}?next=/")
+    english = vocabulary["en"] - vocabulary[language] - NAMES - RECORD_WORDS
+    table = import_record(client, LEGAL)
+
+    def locked(*args: object, **kwargs: object) -> None:
+        raise LOCKED
+
+    monkeypatch.setattr(store, "append", locked)
+    busy = table.post("play", {"tile": "5-1", "end": "W"})  # legal: W shows 5
+    assert busy.status_code == 503
+    assert html_lang(busy.get_data(as_text=True)) == language
+    assert not words_of(busy.get_data(as_text=True)) & english
+    # Guessing at game links: the second "no such game" in a minute is answered 429.
+    assert client.get(f"/games/{NO_KEY}").status_code == 404
+    too_many = client.get(f"/games/{NO_KEY}")
+    assert too_many.status_code == 429
+    assert html_lang(too_many.get_data(as_text=True)) == language
+    assert not words_of(too_many.get_data(as_text=True)) & english
