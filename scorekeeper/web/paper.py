@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Literal
 
-from babel.lists import format_list
 from flask import Blueprint, Response, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
@@ -31,7 +30,6 @@ from scorekeeper.rules.sheet import (
     sheet_csv,
     tally,
 )
-from scorekeeper.rules.wording import listed
 from scorekeeper.web import languages
 from scorekeeper.web.access import DOORS, load_or_404
 from scorekeeper.web.charts import game_chart
@@ -357,14 +355,6 @@ def breakable(name: str) -> Markup:
     return Markup(str(escape(name)).replace("_", "_<wbr>"))
 
 
-def _listed(parts: list[str]) -> str:
-    """Parts joined with this page's "and" ("1 house, 1 cross and 1 stroke")."""
-    code = languages.current()
-    if code == languages.DEFAULT:
-        return listed(parts)
-    return format_list(parts, locale=code)
-
-
 @bp.app_template_filter("tally_words")
 def tally_words(marks: Tally) -> str:
     """A tally in words for screen readers: "65, drawn as 1 house, 1 cross and 1 stroke"."""
@@ -379,7 +369,7 @@ def tally_words(marks: Tally) -> str:
         parts.append(_("%(rest)s more", rest=marks.rest))
     if not parts:
         return str(marks.value)
-    return _("%(value)s, drawn as %(marks)s", value=marks.value, marks=_listed(parts))
+    return _("%(value)s, drawn as %(marks)s", value=marks.value, marks=languages.said_list(parts))
 
 
 # -- a sheet in another language --------------------------------------------------------------

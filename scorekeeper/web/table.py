@@ -26,7 +26,7 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.entering import CannotTurn, redone, turnable_lead, undo_steps
 from scorekeeper.rules.messages import Fact, Message, said_list, say
-from scorekeeper.rules.wording import signed
+from scorekeeper.rules.wording import partnership, signed
 from scorekeeper.web import languages
 from scorekeeper.web.charts import LineChart, game_chart
 from scorekeeper.web.cribbage import Board
@@ -474,7 +474,7 @@ class TableView:
         name = self.winner_name
         if name is None:
             return None
-        if " & " in name:
+        if partnership(name):
             return _("%(names)s win!", names=name)
         return _("%(name)s wins!", name=name)
 

@@ -98,21 +98,13 @@ _rng = random.SystemRandom()
 Answer = tuple[str, int] | BaseResponse
 
 
-def said(words: object) -> str:
-    """Words in the reader's language: a referee's message said, anything else as text (an
-    exception's message, a lazy text, a string already said)."""
-    if isinstance(words, Message):
-        return languages.say(words)
-    return str(words)
-
-
 def _why(error: Exception) -> str:
     """Why, as an exception says it, in the reader's language (its ``said`` message when it
     has one, else its message)."""
     message = getattr(error, "said", None)
     if isinstance(message, Message):
         return languages.say(message)
-    return said(error.args[0]) if error.args else str(error)
+    return languages.say(error.args[0]) if error.args else str(error)
 
 
 def is_htmx() -> bool:
@@ -332,7 +324,7 @@ def undo(key: str) -> Answer:
     except Stale:
         return render_table(_view(_load(key), notice=STALE, notice_kind="stale"), 409)
     if undone and label:
-        notice = _("Undone: %(entry)s.", entry=said(label))
+        notice = _("Undone: %(entry)s.", entry=languages.say(label))
     else:
         notice = _("There is nothing to undo.")
     return _done(after, notice)
@@ -358,7 +350,7 @@ def redo(key: str) -> Answer:
     except Refusal as refusal:
         return _refuse(_load(key), refusal, "undo")
     label = undo_label(after.game)
-    notice = _("Redone: %(entry)s.", entry=said(label)) if redone and label else None
+    notice = _("Redone: %(entry)s.", entry=languages.say(label)) if redone and label else None
     return _done(after, notice, entered=True)
 
 
