@@ -14,28 +14,38 @@ from typing import Any
 from flask import Flask
 from sqlalchemy.engine import make_url
 
-from scorekeeper.web import (
-    access,
-    cli,
-    compression,
-    deleting,
-    drawing,
-    errors,
-    extensions,
-    fragments,
-    idle,
-    languages,
-    paper,
-    pwa,
-    ratelimits,
-    rematch,
-    security,
-    sharing,
-    times,
-    views,
-)
-from scorekeeper.web.clubs import pages as club_pages
+from scorekeeper.web import htmx, languages, paper, sharing, table
+from scorekeeper.web.clubs import pages as clubs
+from scorekeeper.web.data import database, doors
+from scorekeeper.web.drawing import dominoes, fragments
+from scorekeeper.web.site import cli, compression, errors, expired, pwa, ratelimits, security, times
 
+ROOMS = (
+    # Site-wide checks first, so every POST is counted and checked before CSRF and the views.
+    security,
+    ratelimits,
+    compression,
+    # The stored data and the shared leaves every page stands on.
+    database,
+    languages,
+    doors,
+    htmx,
+    dominoes,
+    fragments,
+    # The areas: the table, clubs, paper, sharing and the live view.
+    table,
+    clubs,
+    paper,
+    sharing,
+    # Site-wide concerns on top.
+    pwa,
+    errors,
+    expired,
+    cli,
+    times,
+)
+"""Every room of the site that attaches itself to the app, in the order it does: each one
+the same way, by its ``init_app(app)``."""
 MAX_BODY = 1024 * 1024
 OWNER_ONLY = stat.S_IRUSR | stat.S_IWUSR
 
@@ -142,24 +152,6 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     _versioned_static(app)
     # {% do %}: a template can fill a list once before a loop (the sheet's words per side).
     app.jinja_env.add_extension("jinja2.ext.do")
-    # Before the extensions, so every POST is counted and checked before CSRF and the views.
-    security.init_app(app)
-    ratelimits.init_app(app)
-    compression.init_app(app)
-    extensions.init_app(app)
-    languages.init_app(app)
-    access.init_app(app)
-    views.init_app(app)
-    club_pages.init_app(app)
-    app.register_blueprint(paper.bp)
-    app.register_blueprint(sharing.bp)
-    deleting.init_app(app)
-    app.register_blueprint(rematch.bp)
-    pwa.init_app(app)
-    errors.init_app(app)
-    idle.init_app(app)
-    cli.init_app(app)
-    times.init_app(app)
-    drawing.init_app(app)
-    fragments.init_app(app)
+    for room in ROOMS:
+        room.init_app(app)
     return app

@@ -51,8 +51,8 @@ from sqlalchemy import text
 from app import create_app
 from scorekeeper.rules import Draw, Event, NewHand, Pass, Play, Setup
 from scorekeeper.rules.simulate import play_game
-from scorekeeper.web import store
-from scorekeeper.web.extensions import db
+from scorekeeper.web.data import games
+from scorekeeper.web.data.database import db
 
 FLAT_TARGET = 1.5
 FLOOR_TARGET = 2.0
@@ -111,7 +111,7 @@ class Table:
 
     def __init__(self, app: Flask, client: FlaskClient, setup: Setup, events: list[Event]) -> None:
         with app.app_context():
-            self.key = store.create(setup, events).row.edit_key
+            self.key = games.create(setup, events).row.edit_key
         self.client = client
         self.url = f"/games/{self.key}"
         self.next: Event | None = None

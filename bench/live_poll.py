@@ -25,7 +25,7 @@ from flask.testing import FlaskClient
 
 from app import create_app
 from scorekeeper.rules.record import load_record
-from scorekeeper.web import store
+from scorekeeper.web.data import games
 
 TARGET_RATIO = 1.5
 GAME = Path(__file__).resolve().parents[1] / "tests" / "data" / "sim_all_fives_2p.json"
@@ -62,7 +62,7 @@ def main() -> int:
         data = json.loads(GAME.read_text())
         data["hands"][-1].pop("remaining", None)
         game = load_record(json.dumps(data), unsettled_last_hand=True)
-        row = store.create(game.setup, game.events).row
+        row = games.create(game.setup, game.events).row
         key, events = row.edit_key, len(game.events)
 
     client: FlaskClient = app.test_client()

@@ -26,7 +26,7 @@ from playwright.sync_api import Response, Route, sync_playwright
 
 from scorekeeper.rules import Game, Setup
 from scorekeeper.rules.simulate import play_game
-from scorekeeper.web import store
+from scorekeeper.web.data import games
 from tests.support.chromium import CHROMIUM, LAUNCH_ARGS, PHONE
 from tests.support.server import LiveServer, migrated_app
 
@@ -94,7 +94,7 @@ def main() -> None:
         app = migrated_app(Path(folder) / "bench.sqlite")
         with app.app_context():
             game = mid_hand_game(args.seed)
-            key = store.create(game.setup, game.events).row.edit_key
+            key = games.create(game.setup, game.events).row.edit_key
         with LiveServer(app) as server, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
             context = browser.new_context(**PHONE)

@@ -1,4 +1,4 @@
-/* The All Fives service worker (version {{ version }}), served as /sw.js by scorekeeper/web/pwa.py.
+/* The All Fives service worker (version {{ version }}), served as /sw.js by scorekeeper/web/site/pwa.py.
 
    It keeps two kinds of things, and nothing else:
    - the offline page, shown in place of any page that cannot be loaded because the server

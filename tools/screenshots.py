@@ -29,8 +29,7 @@ from playwright.sync_api import Browser, Page, Route, sync_playwright
 from scorekeeper.rules import Game, Settle, Setup
 from scorekeeper.rules.events import Event
 from scorekeeper.rules.simulate import play_game
-from scorekeeper.web import store
-from scorekeeper.web.clubs import keeping
+from scorekeeper.web.data import clubs, games
 from tests.support.chromium import CHROMIUM
 from tests.support.chromium import LAUNCH_ARGS as BROWSER_ARGS
 from tests.support.server import LiveServer, migrated_app
@@ -122,13 +121,13 @@ def store_games(app: Flask, wanted: list[Shot]) -> dict[str, str]:
     """Store one game per shot; its edit key by shot name."""
     with app.app_context():
         setup = whole_game().setup
-        return {shot.name: store.create(setup, shot.events).row.edit_key for shot in wanted}
+        return {shot.name: games.create(setup, shot.events).row.edit_key for shot in wanted}
 
 
 def store_club(app: Flask) -> str:
     """A club with a dozen finished games of four players; its edit key."""
     with app.app_context():
-        club = keeping.create_club("Tuesday club")
+        club = clubs.create_club("Tuesday club")
         games = []
         seed = 0
         while len(games) < 12:
@@ -138,7 +137,7 @@ def store_club(app: Flask) -> str:
             seed += 1
             if game.winner is not None:
                 games.append(game)
-        keeping.import_games(club, games)
+        clubs.import_games(club, games)
         return club.edit_key
 
 
@@ -253,7 +252,7 @@ def main() -> None:
                 photograph(page, f"{server.url}/clubs/{club}#standings", path, full_page=False)
                 print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
             with app.app_context():
-                watch = store.find(ids["table-mid-hand"]).watch_key
+                watch = games.find(ids["table-mid-hand"]).watch_key
             with wall(browser, offline) as page:
                 path = args.out / "board.png"
                 photograph(page, f"{server.url}/watch/{watch}/board", path, full_page=False)

@@ -1,48 +1,20 @@
-"""One form per use case. Each entry form carries ``version``: the game's version the page saw."""
+"""The base of the site's forms: WTForms' own messages in the reader's language, and the
+check every typed name passes (a player's, a club's).
+
+Labels, descriptions and messages are said in the reader's language; WTForms' own messages
+("This field is required.") come from the site's catalogs through :class:`SiteForm`.
+"""
 
 from __future__ import annotations
-
-from collections.abc import Callable
-from functools import partial
-from typing import TypeVar, cast
 
 from flask_babel import get_translations
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from flask_wtf.file import FileField
-from wtforms import (
-    BooleanField,
-    Field,
-    HiddenField,
-    IntegerField,
-    RadioField,
-    SelectField,
-    StringField,
-    SubmitField,
-    TextAreaField,
-)
+from wtforms import Field
+from wtforms.validators import ValidationError
 
-# types-WTForms describes WTForms 3.2; SelectChoice (3.3) is not in it yet, so it is Any here.
-from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined,unused-ignore]
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
-
-from scorekeeper.rules import HOUSE_RULES, PRESETS
-from scorekeeper.rules.names import MAX_NAME, name_problem
-from scorekeeper.rules.options import (
-    FIVES_TARGETS,
-    HOUSE_RULES_BY_NAME,
-    PRESET_TITLES,
-    HouseRule,
-    Preset,
-)
-from scorekeeper.web.languages import gettext as _
+from scorekeeper.rules.names import name_problem
 from scorekeeper.web.languages import say
-
-LEADER_CHOICES = [
-    SelectChoice("random", _l("At random: the app picks by lot")),
-    SelectChoice("draw", _l("Draw for lead: each player draws a tile, the highest leads")),
-    SelectChoice("table", _l("Choose the leader at the table: tap who leads")),
-]
 
 WTFORMS_MESSAGES = (
     _l("This field is required."),
@@ -51,27 +23,8 @@ WTFORMS_MESSAGES = (
     _l("Invalid Choice: could not coerce."),
     _l("Number must be between %(min)s and %(max)s."),
 )
-"""WTForms' own messages that the forms below can show, said from the site's catalogs (see
+"""WTForms' own messages that the site's forms can show, said from the site's catalogs (see
 :class:`SiteForm`); listed here so that ``make translations`` extracts them."""
-
-
-class _Said:
-    """Words said when a page is made, in its reader's language (a form's label, made at
-    import, from the referee's house-rule texts); it is the ``str`` it becomes."""
-
-    def __init__(self, words: Callable[[], str]) -> None:
-        self._words = words
-
-    def __str__(self) -> str:
-        return self._words()
-
-    def __repr__(self) -> str:
-        return f"_Said({self._words()!r})"
-
-
-def _said(words: Callable[[], str]) -> str:
-    """``words`` said lazily, typed as the str it behaves as (like ``lazy_gettext``)."""
-    return cast(str, _Said(words))
 
 
 class _SiteCatalog:
@@ -93,194 +46,9 @@ class SiteForm(FlaskForm):
             return _SiteCatalog()
 
 
-_T = TypeVar("_T")
-
-
-def _given(data: _T | None) -> _T:
-    """A required field's value once the form has validated (InputRequired saw it given)."""
-    if data is None:
-        raise ValueError("read before the form was validated: a required field is empty")
-    return data
-
-
-class EntryForm(FlaskForm):
-    """An entry on the table: draw, pass, undo, redo; ``version`` guards against stale pages.
-
-    The version only grows (every change of the game adds one), so a page that has fallen
-    behind can never carry the current one by chance, as an event count could after an undo.
-    """
-
-    version = IntegerField("version", validators=[InputRequired(), NumberRange(min=0)])
-
-    @property
-    def seen(self) -> int:
-        """The version the page saw (read after ``validate()`` passed)."""
-        return _given(self.version.data)
-
-
-class ForgetForm(FlaskForm):
-    """Forget one of this browser's games (by either of its keys)."""
-
-    key = StringField("key", validators=[InputRequired(), Length(max=40)])
-
-
-class PlayForm(EntryForm):
-    """A tile played, and the end it goes on when it fits several."""
-
-    tile = StringField("tile", validators=[InputRequired(), Length(max=10)])
-    end = StringField("end", validators=[Optional(), Length(max=10)])
-
-
-class TurnForm(EntryForm):
-    """Turn the lead tile round; ``west`` is the number the page wants on W afterwards."""
-
-    west = IntegerField("west", validators=[InputRequired(), NumberRange(min=0, max=6)])
-
-    @property
-    def west_wanted(self) -> int:
-        """The number wanted on W (read after ``validate()`` passed)."""
-        return _given(self.west.data)
-
-
-class SettleForm(EntryForm):
-    """What each player still holding tiles has left; the fields are ``held-<seat>``."""
-
-
-class LeadForm(EntryForm):
-    """The leader of a hand: a seat, at random, or by drawing tiles (fields ``drawn-<seat>``)."""
-
-    how = StringField("how", validators=[Optional(), Length(max=10)])
-    leader = IntegerField("leader", validators=[Optional(), NumberRange(min=0, max=3)])
-    among = HiddenField("among", validators=[Optional(), Length(max=20)])
-
-
 def plain_name(form: FlaskForm, field: Field) -> None:
     """A player's name follows the rule records follow too (length, no control characters)."""
     if field.data:
         problem = name_problem(field.data.strip())
         if problem is not None:
             raise ValidationError(say(problem))
-
-
-def _value_words(rule: HouseRule, value: str) -> str:
-    """A value of ``rule`` as the record spells it, with its plain words in this language."""
-    return f"{value}: {say(rule.value_texts.get(value, value))}"
-
-
-def _title(rule: HouseRule) -> str:
-    return _said(lambda: say(rule.title))
-
-
-def _text(rule: HouseRule) -> str:
-    return _said(lambda: say(rule.text))
-
-
-def _chosen(name: str) -> SelectField:
-    """The field of house rule ``name``, one of its values: each shown with its plain words."""
-    rule = HOUSE_RULES_BY_NAME[name]
-    choices = [
-        SelectChoice(value, _said(partial(_value_words, rule, value))) for value in rule.choices
-    ]
-    return SelectField(_title(rule), description=_text(rule), choices=choices)
-
-
-def _numbered(name: str) -> IntegerField:
-    """The field of house rule ``name``, a whole number in its range."""
-    rule = HOUSE_RULES_BY_NAME[name]
-    numbers = rule.numbers
-    if numbers is None:
-        raise ValueError(f"house rule {name} is not a number")
-    return IntegerField(
-        _title(rule),
-        description=_text(rule),
-        validators=[InputRequired(), NumberRange(min=numbers.start, max=numbers[-1])],
-    )
-
-
-def _number_chosen(name: str) -> SelectField:
-    """The field of house rule ``name``, one of a few whole numbers."""
-    rule = HOUSE_RULES_BY_NAME[name]
-    choices = [
-        SelectChoice(n, _said(partial(_value_words, rule, str(n)))) for n in rule.number_choices
-    ]
-    return SelectField(_title(rule), description=_text(rule), choices=choices, coerce=int)
-
-
-HOUSE_RULE_FIELDS = tuple(rule.name for rule in HOUSE_RULES if rule.name != "target")
-"""The house rules the form has a field of their own for (the target is a field of its own)."""
-
-
-def _seat(label: str) -> StringField:
-    """A seat's name field: empty, or a name as records take them."""
-    too_long = _l("Field cannot be longer than %(max)d characters.")
-    return StringField(
-        label, validators=[Optional(), Length(max=MAX_NAME, message=too_long), plain_name]
-    )
-
-
-def _preset_title(preset: Preset) -> str:
-    return say(PRESET_TITLES[preset])
-
-
-class NewGameForm(SiteForm):
-    """A new game: 2 to 4 players in seat order, the preset, house rules, target, first leader."""
-
-    player1 = _seat(_l("Seat 1"))
-    player2 = _seat(_l("Seat 2"))
-    player3 = _seat(_l("Seat 3"))
-    player4 = _seat(_l("Seat 4"))
-    preset = SelectField(
-        _l("Preset"),
-        choices=[SelectChoice(p, _said(partial(_preset_title, p))) for p in PRESETS],
-        default=PRESETS[0],
-    )
-    partners = BooleanField(_l("Partners: seats 1 and 3 against seats 2 and 4 (4 players)"))
-    target = IntegerField(
-        _l("Target"), validators=[InputRequired(), NumberRange(min=1, max=1000)], default=250
-    )
-    leader = RadioField(_l("First leader"), choices=LEADER_CHOICES, default="random")
-    filled = HiddenField("filled")
-    club_defaults = BooleanField(_l("Start the club's next games with these house rules"))
-    load = SubmitField(_l("Load the preset's defaults"))
-    start = SubmitField(_l("Start the game"))
-    # One field per house rule of the registry, in its order (the target is above).
-    deal = _chosen("deal")
-    lead = _chosen("lead")
-    spinners = _chosen("spinners")
-    spinner_counts = _chosen("spinner_counts")
-    boneyard_reserve = _numbered("boneyard_reserve")
-    settlement = _chosen("settlement")
-    bonus_in_fives = _chosen("bonus_in_fives")
-    win_check = _chosen("win_check")
-    units = _chosen("units")
-    exact_target = _chosen("exact_target")
-    get_in = _number_chosen("get_in")
-    blocked_tie = _chosen("blocked_tie")
-
-    def player_names(self) -> list[str]:
-        """The names given, in seat order, empty seats left out."""
-        fields = (self.player1, self.player2, self.player3, self.player4)
-        return [f.data.strip() for f in fields if f.data and f.data.strip()]
-
-    def validate_target(self, field: Field) -> None:
-        """In points the target is a multiple of five up to 1000; in fives 1 to 200."""
-        if field.data is None:
-            return
-        if self.units.data == "fives":
-            if not FIVES_TARGETS.start <= field.data <= FIVES_TARGETS[-1]:
-                raise ValidationError(
-                    _(
-                        "In fives the target is %(low)s to %(high)s (61 is the usual).",
-                        low=FIVES_TARGETS.start,
-                        high=FIVES_TARGETS[-1],
-                    )
-                )
-        elif field.data < 5 or field.data % 5:
-            raise ValidationError(_("The target is a multiple of 5, from 5 to 1000."))
-
-
-class ImportForm(SiteForm):
-    """An all-fives/1 record, as a file or pasted text."""
-
-    record = FileField(_l("Record file (.json)"))
-    text = TextAreaField(_l("Or paste the record"))

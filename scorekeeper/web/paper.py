@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Literal
 
-from flask import Blueprint, Response, render_template, request, url_for
+from flask import Blueprint, Flask, Response, render_template, request, url_for
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 
@@ -31,12 +31,12 @@ from scorekeeper.rules.sheet import (
     tally,
 )
 from scorekeeper.web import languages
-from scorekeeper.web.access import DOORS, load_or_404
-from scorekeeper.web.charts import game_chart
+from scorekeeper.web.data.doors import DOORS, load_or_404
+from scorekeeper.web.data.games import download_name, undone_events
+from scorekeeper.web.data.loaded import Door, Loaded
+from scorekeeper.web.drawing.charts import game_chart
 from scorekeeper.web.languages import LANGUAGES, ngettext
 from scorekeeper.web.languages import gettext as _
-from scorekeeper.web.loaded import Door, Loaded
-from scorekeeper.web.store import download_name, undone_events
 
 bp = Blueprint("paper", __name__)
 
@@ -489,3 +489,8 @@ def blank_sheet() -> tuple[str, int]:
             house_rules=HOUSE_RULES,
             sheet_lang=code,
         ), 200
+
+
+def init_app(app: Flask) -> None:
+    """Register the pages."""
+    app.register_blueprint(bp)

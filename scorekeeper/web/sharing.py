@@ -7,15 +7,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import segno
-from flask import Blueprint, Response, abort, render_template, request, url_for
+from flask import Blueprint, Flask, Response, abort, render_template, request, url_for
 from markupsafe import Markup
 
 from scorekeeper.rules import MalformedInput, Tile, parse_tile
-from scorekeeper.web import languages, store
-from scorekeeper.web.access import DOORS, NO_GAME, load_or_404, remember
+from scorekeeper.web import languages
+from scorekeeper.web.data import games
+from scorekeeper.web.data.doors import DOORS, NO_GAME, load_or_404, remember
+from scorekeeper.web.data.games import NotFound
+from scorekeeper.web.data.loaded import WATCH, Door, Loaded
 from scorekeeper.web.languages import gettext as _
-from scorekeeper.web.loaded import WATCH, Door, Loaded
-from scorekeeper.web.store import NotFound
 from scorekeeper.web.table import table_view
 
 bp = Blueprint("sharing", __name__)
@@ -103,7 +104,7 @@ def live(door: str, key: str) -> Response:
     than this request's is not answered 304.
     """
     try:
-        version = store.version_of(key, door)
+        version = games.version_of(key, door)
     except NotFound:
         abort(404, description=NO_GAME)
     language = languages.current()
@@ -125,3 +126,8 @@ def etag(version: int, language: str) -> str:
     """The entity tag of a game at ``version`` said in ``language`` (the same for every page
     that shows it in that language): ``v7-sv``."""
     return f"v{version}-{language}"
+
+
+def init_app(app: Flask) -> None:
+    """Register the pages."""
+    app.register_blueprint(bp)

@@ -1,4 +1,4 @@
-/* Times in the reader's time zone (scorekeeper/web/times.py).
+/* Times in the reader's time zone (scorekeeper/web/site/times.py).
 
    The server writes every time as <time datetime="2026-11-22T10:05:00Z" data-local="...">
    with UTC text; this rewrites the text in the browser's own time zone, in the same shape:

@@ -32,7 +32,7 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.record import load_record
 from scorekeeper.rules.simulate import play_game
-from scorekeeper.web import store
+from scorekeeper.web.data import games
 from tests.support.server import LiveServer
 
 # -- the Content-Security-Policy, watched in every browser test --------------------------
@@ -380,7 +380,7 @@ def hand_at(
 def seed_game(server: LiveServer, setup: Setup, events: Sequence[Event] = ()) -> str:
     """Store a game with ``events`` already entered (the test's starting position); its URL."""
     with server.app.app_context():
-        loaded = store.create(setup, events)
+        loaded = games.create(setup, events)
         return f"{server.url}/games/{loaded.row.edit_key}"
 
 

@@ -14,7 +14,7 @@ from playwright.sync_api import Page, Response
 
 from scorekeeper.rules import Game, Setup
 from scorekeeper.rules.simulate import play_game
-from scorekeeper.web import store
+from scorekeeper.web.data import games
 from tests.support.server import LiveServer
 
 BUDGET = 100 * 1024
@@ -38,7 +38,7 @@ def load_table(server: LiveServer, page: Page) -> list[Response]:
     """Open a mid-hand table with an empty cache; every response the page received."""
     game = mid_hand()
     with server.app.app_context():
-        key = store.create(game.setup, game.events).row.edit_key
+        key = games.create(game.setup, game.events).row.edit_key
     responses: list[Response] = []
     page.on("response", lambda response: responses.append(response))
     page.goto(f"{server.url}/games/{key}", wait_until="networkidle")

@@ -14,8 +14,8 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 from sqlalchemy import update
 
-from scorekeeper.web.extensions import db
-from scorekeeper.web.models import GameRow
+from scorekeeper.web.data.database import db
+from scorekeeper.web.data.models import GameRow
 from tests.browser.browsing import TablePage, import_game, record, start_game
 from tests.support.chromium import PHONE
 from tests.support.server import LiveServer

@@ -20,10 +20,10 @@ FORMATS = ("A4", "Letter")
 
 def seed(server: LiveServer, game: Game) -> str:
     """Store ``game`` on the live server; its edit key."""
-    from scorekeeper.web import store
+    from scorekeeper.web.data import games
 
     with server.app.app_context():
-        return store.create(game.setup, game.events).row.edit_key
+        return games.create(game.setup, game.events).row.edit_key
 
 
 def finished(

@@ -1,5 +1,6 @@
 """How the package is layered, read from the source (nothing is imported, so any module may be
-checked without Flask): the referee stands alone, and no two modules need each other.
+checked without Flask): the referee stands alone, no two modules need each other, and the site
+(``scorekeeper/web``) is rooms in layers that only look down, as its ``__init__`` declares.
 
 Every import counts, those under ``if TYPE_CHECKING:`` too: a circle that only the type
 checker follows is still a circle a reader has to untangle.
@@ -61,7 +62,7 @@ def test_the_graph_sees_the_modules_and_their_imports() -> None:
     graph = _graph()
     assert "scorekeeper.rules.game" in graph["scorekeeper.rules.record"]
     assert "scorekeeper.rules.setup" in graph["scorekeeper.rules.settlement"]
-    assert "scorekeeper.web.store" in graph["scorekeeper.web.views"]
+    assert "scorekeeper.web.data.games" in graph["scorekeeper.web.table.entries"]
 
 
 def test_a_circle_is_found_when_there_is_one() -> None:
@@ -83,7 +84,99 @@ def test_the_referee_needs_no_web_framework_and_no_database() -> None:
 
 def test_the_table_view_does_not_reach_into_the_store() -> None:
     """What the table shows is derived from a loaded game; loading and storing it is not its
-    business (the plain data both share is in web/loaded.py)."""
-    table = _imports(PACKAGE / "web" / "table.py")
-    assert "scorekeeper.web.store" not in table
-    assert "scorekeeper.web.loaded" in table
+    business (the plain data both share is in web/data/loaded.py)."""
+    table = _imports(PACKAGE / "web" / "table" / "view.py")
+    assert "scorekeeper.web.data.games" not in table
+    assert "scorekeeper.web.data.loaded" in table
+
+
+# -- the site's rooms and layers ----------------------------------------------------------------
+
+WEB = "scorekeeper.web"
+
+
+def _declared(name: str) -> object:
+    """A constant of ``scorekeeper/web/__init__.py``, read from its source."""
+    tree = ast.parse((PACKAGE / "web" / "__init__.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == [
+            name
+        ]:
+            return ast.literal_eval(node.value)
+    raise LookupError(name)
+
+
+LAYERS: tuple[tuple[str, ...], ...] = _declared("LAYERS")  # type: ignore[assignment]
+AREAS: tuple[str, ...] = LAYERS[2]
+SEAMS: tuple[str, ...] = _declared("SEAMS")  # type: ignore[assignment]
+LAYER_OF = {room: floor for floor, rooms in enumerate(LAYERS) for room in rooms}
+
+
+def _room(module: str) -> str | None:
+    """The room of a module of the site (``scorekeeper.web.table.entries`` is in ``table``);
+    None for a module outside the site, and for the site's own ``__init__``."""
+    if not module.startswith(WEB + "."):
+        return None
+    return module.removeprefix(WEB + ".").split(".")[0]
+
+
+def _breaches(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of ``graph`` that breaks the site's layer rule, said in a line."""
+    found: list[str] = []
+    for module, imported in sorted(graph.items()):
+        room = _room(module)
+        if room is None:
+            continue
+        for other in sorted(imported):
+            there = _room(other)
+            if there is None or there == room:
+                continue
+            if LAYER_OF[there] > LAYER_OF[room]:
+                found.append(f"{module} imports {other}: {there} is above {room}")
+            elif room in AREAS and there in AREAS and other not in SEAMS:
+                found.append(f"{module} imports {other}: areas meet only through {SEAMS}")
+    return found
+
+
+def _rooms_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The imports between the site's rooms (a room importing itself left out)."""
+    rooms: dict[str, set[str]] = {room: set() for room in LAYER_OF}
+    for module, imported in graph.items():
+        room = _room(module)
+        if room is not None:
+            rooms[room] |= {_room(o) for o in imported if _room(o) not in (None, room)}  # type: ignore[misc]
+    return rooms
+
+
+def test_every_room_of_the_site_has_its_place_in_the_layers() -> None:
+    rooms = {_room(name) for name in _graph()} - {None}
+    assert rooms == set(LAYER_OF), "a room of scorekeeper/web missing from LAYERS, or gone"
+    assert {"data", "table", "site"} <= rooms
+
+
+def test_no_import_in_the_site_runs_back_up_or_between_areas() -> None:
+    """Leaves, then data, then the areas (meeting only through the table's seam), then the
+    site-wide concerns: every import looks down its own layer or below."""
+    assert _breaches(_graph()) == []
+
+
+def test_no_two_rooms_of_the_site_need_each_other() -> None:
+    assert _circles(_rooms_graph(_graph())) == []
+
+
+def test_the_layer_rule_sees_a_breach_when_there_is_one() -> None:
+    """The checks above would pass on a rule that looked at nothing: these imports break it."""
+    graph = {
+        f"{WEB}.data.games": {f"{WEB}.table.view"},  # data reaching up into an area
+        f"{WEB}.sharing": {f"{WEB}.table.view", f"{WEB}.table"},  # past the seam; the seam
+        f"{WEB}.paper": {f"{WEB}.clubs.pages"},  # one area into another
+        f"{WEB}.site.errors": {f"{WEB}.data.doors"},  # down: allowed
+    }
+    assert _breaches(graph) == [
+        f"{WEB}.data.games imports {WEB}.table.view: table is above data",
+        f"{WEB}.paper imports {WEB}.clubs.pages: areas meet only through {SEAMS}",
+        f"{WEB}.sharing imports {WEB}.table.view: areas meet only through {SEAMS}",
+    ]
+    assert _circles(
+        _rooms_graph({f"{WEB}.data.a": {f"{WEB}.site.b"}, f"{WEB}.site.b": {f"{WEB}.data.a"}})
+    ) == [["data", "site", "data"]]

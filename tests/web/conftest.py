@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from app import create_app
-from scorekeeper.web import extensions
+from scorekeeper.web.data.database import db
 from tests.support.server import migrated_app
 from tests.web.database import OTHER_DATABASE, database_uri, empty
 
@@ -35,12 +35,12 @@ def app(tmp_path: Path) -> Iterator[Flask]:
     )
     with app.app_context():
         if OTHER_DATABASE:
-            empty(extensions.db.engine)
+            empty(db.engine)
         flask_migrate.upgrade()
     yield app
     with app.app_context():
-        extensions.db.session.remove()
-        extensions.db.engine.dispose()
+        db.session.remove()
+        db.engine.dispose()
 
 
 @pytest.fixture
@@ -71,5 +71,5 @@ def make_app(tmp_path: Path) -> Iterator[Callable[..., Flask]]:
     yield make
     for app in made:
         with app.app_context():
-            extensions.db.session.remove()
-            extensions.db.engine.dispose()
+            db.session.remove()
+            db.engine.dispose()

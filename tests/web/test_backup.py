@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from app import create_app
-from scorekeeper.web.extensions import db
+from scorekeeper.web.data.database import db
 from tests.web.database import OTHER_DATABASE
 from tests.web.webtable import side_scores, started
 

@@ -19,7 +19,7 @@ from scorekeeper.rules.progression import progression
 from scorekeeper.rules.record import read_record
 from scorekeeper.rules.standings import Played, standings
 from scorekeeper.rules.stats import GameFacts, SeatFacts
-from scorekeeper.web.charts import game_chart, line_chart, nice_step, ticks_for, wins_chart
+from scorekeeper.web.drawing.charts import game_chart, line_chart, nice_step, ticks_for, wins_chart
 from tests.web.webtable import import_record, started
 
 DATA = Path(__file__).parents[1] / "data"

@@ -21,8 +21,8 @@ from sqlalchemy import select, text
 from scorekeeper.rules import Setup
 from scorekeeper.rules.record import replay_result, write_record
 from scorekeeper.rules.simulate import play_game
-from scorekeeper.web.extensions import db
-from scorekeeper.web.models import GameRow
+from scorekeeper.web.data.database import db
+from scorekeeper.web.data.models import GameRow
 from tests.web.webforms import read_forms
 
 KEY = r"[A-Za-z0-9_-]{22}"

@@ -7,7 +7,7 @@ from itertools import pairwise
 
 from scorekeeper.rules import Game, NewHand, Play, Setup, tile
 from scorekeeper.rules.simulate import play_game
-from scorekeeper.web.cribbage import STREET, board, hole_of, previous_scores, track_holes
+from scorekeeper.web.drawing.cribbage import STREET, board, hole_of, previous_scores, track_holes
 from tests.web.webtable import started
 
 

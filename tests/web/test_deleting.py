@@ -17,8 +17,8 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select, text, update
 
 from app import create_app
-from scorekeeper.web.extensions import db
-from scorekeeper.web.models import EventRow, GameRow, now
+from scorekeeper.web.data.database import db
+from scorekeeper.web.data.models import EventRow, GameRow, now
 from tests.web.database import OTHER_DATABASE, database_uri, empty
 from tests.web.webforms import form_for, read_forms
 from tests.web.webtable import FINISHED, LEGAL, NO_KEY, Table, import_record, started

@@ -18,8 +18,8 @@ from sqlalchemy import text
 from sqlalchemy.exc import OperationalError
 
 from app import create_app
-from scorekeeper.web import store
-from scorekeeper.web.extensions import db
+from scorekeeper.web.data import games
+from scorekeeper.web.data.database import db
 from tests.web.webforms import form_for
 from tests.web.webtable import LEGAL, import_record, new_game
 
@@ -34,9 +34,9 @@ def start(client, **typed: str):  # type: ignore[no-untyped-def]
     return client.post("/games/new", data=form.data(form.button(name="start"), **typed))
 
 
-def games(app) -> int:  # type: ignore[no-untyped-def]
+def count_games(app) -> int:  # type: ignore[no-untyped-def]
     with app.app_context():
-        return len(store.list_games())
+        return len(games.list_games())
 
 
 @pytest.mark.parametrize(
@@ -52,7 +52,7 @@ def test_the_new_game_form_refuses_a_name_no_one_can_store(app, client, name, sa
     response = start(client, player1=name, player2="Bob", leader="table")
     assert response.status_code == 422
     assert says in unescape(response.get_data(as_text=True))
-    assert games(app) == 0
+    assert count_games(app) == 0
 
 
 @pytest.mark.parametrize(
@@ -65,7 +65,7 @@ def test_an_import_refuses_the_same_names_without_a_500(app, client, name, says)
     assert response.status_code == 422
     page = unescape(response.get_data(as_text=True))
     assert says in page and 'data-rule="record"' in page
-    assert games(app) == 0
+    assert count_games(app) == 0
 
 
 def test_a_long_partnership_name_imports_and_wins_without_a_500(client):
@@ -90,7 +90,7 @@ def test_a_lone_surrogate_in_a_record_is_refused_by_replay_and_import(app, clien
     response = client.post("/games/import", data={"text": text})
     assert response.status_code == 422
     assert "lone surrogate" in unescape(response.get_data(as_text=True))
-    assert games(app) == 0
+    assert count_games(app) == 0
 
 
 @pytest.mark.parametrize(
@@ -145,7 +145,7 @@ def test_a_locked_database_is_a_503_that_keeps_the_entry_to_send_again(client, m
     def locked(*args: object, **kwargs: object) -> None:
         raise LOCKED
 
-    monkeypatch.setattr(store, "append", locked)
+    monkeypatch.setattr(games, "append", locked)
     response = table.post("lead", {"how": "seat", "leader": "1"})
     assert response.status_code == 503
     assert response.headers["Retry-After"] == "2"
@@ -171,7 +171,7 @@ def test_a_rollback_that_fails_too_still_answers_503(client, monkeypatch):
     def down(*args: object, **kwargs: object) -> None:
         raise OperationalError("SELECT 1", {}, Exception("connection refused"))
 
-    monkeypatch.setattr(store, "load", down)
+    monkeypatch.setattr(games, "load", down)
     monkeypatch.setattr(db.session, "rollback", down)
     response = client.get(table.url)
     assert response.status_code == 503
@@ -246,7 +246,7 @@ def test_a_connection_whose_rollback_failed_is_not_handed_to_the_next_request(
     def rollback_fails(*args: object, **kwargs: object) -> None:
         raise OperationalError("ROLLBACK", {}, Exception("server closed the connection"))
 
-    monkeypatch.setattr(store, "load", fails_mid_request)
+    monkeypatch.setattr(games, "load", fails_mid_request)
     monkeypatch.setattr(db.session, "rollback", rollback_fails)
     assert client.get(table.url).status_code == 503
     assert len(invalidated) == 1, "the pool drops the connection instead of reusing it"

@@ -30,9 +30,9 @@ from sqlalchemy import func, select
 
 from scorekeeper.rules import Game
 from scorekeeper.rules.record import write_record
-from scorekeeper.web.extensions import db
-from scorekeeper.web.forms import HOUSE_RULE_FIELDS
-from scorekeeper.web.models import EventRow, GameRow
+from scorekeeper.web.data.database import db
+from scorekeeper.web.data.models import EventRow, GameRow
+from scorekeeper.web.table.forms import HOUSE_RULE_FIELDS
 from tests.support.clubtable import simulated_game
 from tests.web.webforms import form_for
 from tests.web.webtable import Table, import_record

@@ -18,7 +18,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.rules.errors import RULE_IDS
 from scorekeeper.rules.options import HOUSE_RULES, PRESETS
-from scorekeeper.web import store
+from scorekeeper.web.data import games
 from tests.support.catalogs import catalog, extracted, problems
 from tests.web.test_clubs import import_into, jsonl, simulated_records
 from tests.web.test_faults import LOCKED
@@ -409,7 +409,7 @@ def test_the_429_and_503_answers_are_not_left_in_english(
     def locked(*args: object, **kwargs: object) -> None:
         raise LOCKED
 
-    monkeypatch.setattr(store, "append", locked)
+    monkeypatch.setattr(games, "append", locked)
     busy = table.post("play", {"tile": "5-1", "end": "W"})  # legal: W shows 5
     assert busy.status_code == 503
     assert html_lang(busy.get_data(as_text=True)) == language

@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 from sqlalchemy import update
 
-from scorekeeper.web.extensions import db
-from scorekeeper.web.models import GameRow
-from scorekeeper.web.times import local_time, utc_iso
+from scorekeeper.web.data.database import db
+from scorekeeper.web.data.models import GameRow
+from scorekeeper.web.site.times import local_time, utc_iso
 from tests.web.webtable import FINISHED, import_record, new_game
 
 LATE = datetime(2026, 11, 22, 23, 30)

@@ -12,7 +12,7 @@ from flask import Flask
 from sqlalchemy import text
 
 from app import create_app
-from scorekeeper.web.extensions import db
+from scorekeeper.web.data.database import db
 from tests.web.database import OTHER_DATABASE, database_uri, empty
 from tests.web.webtable import Table, side_scores
 

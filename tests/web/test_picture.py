@@ -1,4 +1,4 @@
-"""The table picture: where tiles lie (scorekeeper.web.picture) and how they are drawn (_dominoes.html)."""
+"""The table picture: where tiles lie (scorekeeper.web.drawing.picture) and how they are drawn (_dominoes.html)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from scorekeeper.rules.game import Game, Setup
 from scorekeeper.rules.layout import Layout
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.rules.tiles import ALL_TILES, Tile, tile
-from scorekeeper.web import drawing
-from scorekeeper.web.picture import SCALE, Picture, TileShape, picture
+from scorekeeper.web.drawing import dominoes
+from scorekeeper.web.drawing.picture import SCALE, Picture, TileShape, picture
 
 SVG = "{http://www.w3.org/2000/svg}"
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -266,7 +266,7 @@ def test_empty_table() -> None:
 
 
 ENV = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=True)
-ENV.globals.update(drawing.TEMPLATE_GLOBALS)
+ENV.globals.update(dominoes.TEMPLATE_GLOBALS)
 MACROS: Any = ENV.get_template("_dominoes.html").module
 
 

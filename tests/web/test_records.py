@@ -10,7 +10,7 @@ from html import unescape
 from scorekeeper.rules import Setup
 from scorekeeper.rules.record import write_record
 from scorekeeper.rules.simulate import play_game
-from scorekeeper.web.cli import replay_command
+from scorekeeper.web.site.cli import replay_command
 from tests.web.webtable import LEGAL, import_record, side_scores
 
 

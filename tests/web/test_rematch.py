@@ -17,8 +17,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.rules import NewHand
-from scorekeeper.web import store
-from scorekeeper.web.rematch import NOT_OVER
+from scorekeeper.web.data import games
+from scorekeeper.web.table.rematch import NOT_OVER
 from tests.web.webforms import form_for, press
 from tests.web.webtable import Table, import_record, key_in, started
 
@@ -32,15 +32,15 @@ def record(name: str) -> dict[str, Any]:
     return data
 
 
-def stored(app: Flask, key: str) -> store.Loaded:
+def stored(app: Flask, key: str) -> games.Loaded:
     """The game with edit key ``key``, as stored."""
     with app.app_context():
-        return store.load(key)
+        return games.load(key)
 
 
 def game_count(app: Flask) -> int:
     with app.app_context():
-        return len(store.list_games())
+        return len(games.list_games())
 
 
 def notice(page: str) -> str:

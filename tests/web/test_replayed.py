@@ -16,9 +16,9 @@ from sqlalchemy import event, func, select
 from scorekeeper.rules import Event, Game, NewHand, Play, Refusal, Setup, tile
 from scorekeeper.rules.entering import CannotTurn, turnable_lead
 from scorekeeper.rules.simulate import play_game
-from scorekeeper.web import replayed, store
-from scorekeeper.web.extensions import db
-from scorekeeper.web.models import EventRow, GameRow
+from scorekeeper.web.data import games, replayed
+from scorekeeper.web.data.database import db
+from scorekeeper.web.data.models import EventRow, GameRow
 
 SETUPS = [
     Setup.create(["Ann", "Bob"]),
@@ -35,7 +35,7 @@ def stored_game(edit_key: str) -> Game:
         .where(EventRow.game_id == row.id, EventRow.undone_at.is_(None))
         .order_by(EventRow.seq)
     ).all()
-    return Game(store.setup_of(row), [store.event_from_json(r.kind, r.data) for r in rows])
+    return Game(games.setup_of(row), [games.event_from_json(r.kind, r.data) for r in rows])
 
 
 def seen(game: Game) -> tuple[object, ...]:
@@ -64,14 +64,14 @@ def seen(game: Game) -> tuple[object, ...]:
 
 def turn_round(edit_key: str) -> bool:
     """Turn the current lead round if it may be; whether it was."""
-    loaded = store.load(edit_key)
+    loaded = games.load(edit_key)
     try:
         turnable_lead(loaded.game)
     except CannotTurn:
         return False
     hand = loaded.game.hand
     assert hand is not None
-    store.turn_lead(edit_key, loaded.version, hand.layout.arms["E"].base)
+    games.turn_lead(edit_key, loaded.version, hand.layout.arms["E"].base)
     return True
 
 
@@ -103,12 +103,12 @@ def test_two_workers_caches_always_equal_a_full_replay(
     """What each undo since the last entry took away, the latest last (the model of Redo)."""
     redone = 0
     with app.app_context():
-        key = store.create(setup).row.edit_key
-        versions = [store.load(key).version]
+        key = games.create(setup).row.edit_key
+        versions = [games.load(key).version]
         rows = 0
         for _step in range(200):
             use(monkeypatch, rng.choice(workers))
-            loaded = store.load(key)
+            loaded = games.load(key)
             assert seen(loaded.game) == seen(stored_game(key))
             assert loaded.version == versions[-1]
             assert stored_rows(key) >= rows, "an undo or a redo deleted a stored event"
@@ -119,41 +119,41 @@ def test_two_workers_caches_always_equal_a_full_replay(
                 # A page that missed a change (another phone's): refused, nothing changes.
                 old = rng.choice(versions[:-1])
                 action = rng.choice(["undo", "redo", "append"])
-                with pytest.raises(store.Stale):
+                with pytest.raises(games.Stale):
                     if action == "undo":
-                        store.undo(key, old)
+                        games.undo(key, old)
                     elif action == "redo":
-                        store.redo(key, old)
+                        games.redo(key, old)
                     else:
-                        store.append(key, old, script[seq : seq + 1])
+                        games.append(key, old, script[seq : seq + 1])
                 continue
             roll = rng.random()
             if roll < 0.25 and seq:
-                _after, undone = store.undo(key, loaded.version)
+                _after, undone = games.undo(key, loaded.version)
                 assert undone
                 redoable.append(undone)
             elif roll < 0.45:
                 if redoable:
-                    _after, events = store.redo(key, loaded.version)
+                    _after, events = games.redo(key, loaded.version)
                     assert events == redoable.pop()[::-1]
                     redone += 1
                 else:
-                    with pytest.raises(store.NothingToRedo):
-                        store.redo(key, loaded.version)
+                    with pytest.raises(games.NothingToRedo):
+                        games.redo(key, loaded.version)
                     continue
             elif roll < 0.55 and turn_round(key):
                 redoable.clear()
-                versions.append(store.load(key).version)
+                versions.append(games.load(key).version)
                 use(monkeypatch, rng.choice(workers))
-                assert seen(store.load(key).game) == seen(stored_game(key))
+                assert seen(games.load(key).game) == seen(stored_game(key))
                 assert turn_round(key)
             elif seq < len(script):
-                store.append(key, loaded.version, [script[seq]])
+                games.append(key, loaded.version, [script[seq]])
                 redoable.clear()
             else:
                 continue
             use(monkeypatch, rng.choice(workers))
-            versions.append(store.load(key).version)
+            versions.append(games.load(key).version)
             assert versions[-1] > versions[-2], "a change must give the game a new version"
             if rng.random() < 0.1:
                 # An older entry put late (a slow thread): it must never pass for the current.
@@ -163,7 +163,7 @@ def test_two_workers_caches_always_equal_a_full_replay(
                         rng.choice(workers).put(key, older)
         for worker in workers:
             use(monkeypatch, worker)
-            assert seen(store.load(key).game) == seen(stored_game(key))
+            assert seen(games.load(key).game) == seen(stored_game(key))
         assert redone, "the script never redid anything"
 
 
@@ -176,24 +176,24 @@ def test_an_entry_on_a_stale_cache_is_checked_against_the_stored_game(
     second = replayed.ReplayedGames()
     with app.app_context():
         monkeypatch.setattr(replayed, "games", first)
-        created = store.create(setup, [NewHand(0)])
+        created = games.create(setup, [NewHand(0)])
         key = created.row.edit_key
-        game = store.load(key).game
+        game = games.load(key).game
         lead = tile(6, 4)
-        store.append(key, created.version, [Play(0, lead)])
-        seen_by_first = store.load(key)
+        games.append(key, created.version, [Play(0, lead)])
+        seen_by_first = games.load(key)
         monkeypatch.setattr(replayed, "games", second)
-        undone, _ = store.undo(key, seen_by_first.version)
+        undone, _ = games.undo(key, seen_by_first.version)
         other = tile(5, 3)
-        store.append(key, undone.version, [Play(0, other)])
+        games.append(key, undone.version, [Play(0, other)])
         use(monkeypatch, first)
-        now = store.load(key).game
+        now = games.load(key).game
         assert game.events == [NewHand(0)]
         assert seen_by_first.game.events[-1] == Play(0, lead)
         assert now.events[-1] == Play(0, other)
         assert seen(now) == seen(stored_game(key))
-        with pytest.raises(store.Stale):
-            store.append(key, seen_by_first.version, [Play(1, lead)])
+        with pytest.raises(games.Stale):
+            games.append(key, seen_by_first.version, [Play(1, lead)])
 
 
 def test_what_an_entry_keeps_is_what_the_database_gives_back(app: Flask) -> None:
@@ -203,29 +203,29 @@ def test_what_an_entry_keeps_is_what_the_database_gives_back(app: Flask) -> None
     setup = SETUPS[1]
     events = play_game(setup, random.Random(7), max_hands=3).events
     with app.app_context():
-        created = store.create(setup, events[:1])
+        created = games.create(setup, events[:1])
         key, version = created.row.edit_key, created.version
         stored = 1
         for at, event in enumerate(events[:60]):
             if at < stored:
                 continue  # the hand a settlement began, stored with it
-            after = store.append(key, version, [event])
+            after = games.append(key, version, [event])
             version, stored = after.version, len(after.game.events)
             kept = replayed.games.get(key)
             assert kept is not None and kept.version == version
-            found = store._fetch_rows(created.row.id, None)
+            found = games._fetch_rows(created.row.id, None)
             assert found is not None
             assert found[0] == version
             assert kept.rows == tuple(found[1])
             db.session.rollback()
-        assert seen(store.load(key).game) == seen(stored_game(key))
+        assert seen(games.load(key).game) == seen(stored_game(key))
 
 
 def test_a_refused_entry_takes_no_lock_and_writes_nothing(app: Flask) -> None:
     """The referee checks an entry before the write lock: a refusal sends no write at all."""
     setup = SETUPS[0]
     with app.app_context():
-        created = store.create(setup, [NewHand(0), Play(0, tile(6, 4))])
+        created = games.create(setup, [NewHand(0), Play(0, tile(6, 4))])
         key = created.row.edit_key
         sent: list[str] = []
 
@@ -235,12 +235,12 @@ def test_a_refused_entry_takes_no_lock_and_writes_nothing(app: Flask) -> None:
         event.listen(db.engine, "before_cursor_execute", note)
         try:
             with pytest.raises(Refusal):
-                store.append(key, created.version, [Play(1, tile(2, 3))])
+                games.append(key, created.version, [Play(1, tile(2, 3))])
         finally:
             event.remove(db.engine, "before_cursor_execute", note)
         assert not {"BEGIN", "UPDATE", "INSERT"} & set(sent), sent
         db.session.rollback()
-        assert store.load(key).version == created.version
+        assert games.load(key).version == created.version
         assert stored_rows(key) == 2
 
 
@@ -250,9 +250,9 @@ def test_an_entry_on_a_row_read_before_another_change_is_stale(app: Flask) -> No
     written. A game deleted meanwhile is gone."""
     setup = SETUPS[0]
     with app.app_context():
-        created = store.create(setup, [NewHand(0)])
+        created = games.create(setup, [NewHand(0)])
         key, game_id = created.row.edit_key, created.row.id
-        first_phone = store.load(key)
+        first_phone = games.load(key)
         db.session.commit()
         lead = {"player": 0, "tile": "6-4", "end": None, "flipped": False}
         with db.engine.begin() as other_worker:
@@ -266,12 +266,12 @@ def test_an_entry_on_a_row_read_before_another_change_is_stale(app: Flask) -> No
             )
         # This worker still holds the game and its row as they were before that entry.
         assert replayed.games.get(key).version == first_phone.version  # type: ignore[union-attr]
-        with pytest.raises(store.Stale):
-            store.append(key, first_phone.version, [Play(0, tile(5, 5))], first_phone.row)
+        with pytest.raises(games.Stale):
+            games.append(key, first_phone.version, [Play(0, tile(5, 5))], first_phone.row)
         db.session.rollback()
         assert stored_game(key).events == [NewHand(0), Play(0, tile(6, 4))]
         assert stored_rows(key) == 2
-        now = store.load(key)
+        now = games.load(key)
         db.session.commit()
         with db.engine.begin() as other_worker:
             other_worker.execute(
@@ -279,6 +279,6 @@ def test_an_entry_on_a_row_read_before_another_change_is_stale(app: Flask) -> No
                 .where(GameRow.id == game_id)
                 .values(deleted_at=func.current_timestamp())
             )
-        with pytest.raises(store.NotFound):
-            store.append(key, now.version, [Play(1, tile(4, 4))], now.row)
+        with pytest.raises(games.NotFound):
+            games.append(key, now.version, [Play(1, tile(4, 4))], now.row)
         assert stored_rows(key) == 2

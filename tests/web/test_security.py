@@ -21,9 +21,9 @@ from werkzeug.test import TestResponse
 
 import app as app_module
 from app import create_app
-from scorekeeper.web import extensions
-from scorekeeper.web.ratelimits import EXTENSION
-from scorekeeper.web.security import HEADERS
+from scorekeeper.web.data.database import db
+from scorekeeper.web.site.ratelimits import EXTENSION
+from scorekeeper.web.site.security import HEADERS
 from tests.web.webforms import form_for
 from tests.web.webtable import Table, new_game, page_seq
 
@@ -371,7 +371,7 @@ def test_a_new_sqlite_database_is_readable_by_its_owner_only(tmp_path: Path) -> 
             files = [p for p in tmp_path.iterdir() if p.name.startswith("club.sqlite")]
             assert any(p.name.endswith("-wal") for p in files), files
             modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in files}
-            extensions.db.engine.dispose()
+            db.engine.dispose()
     finally:
         os.umask(old)
     assert set(modes.values()) == {0o600}, modes

@@ -8,7 +8,7 @@ import pytest
 import zxingcpp
 from PIL import Image, ImageDraw
 
-from scorekeeper.web import cli
+from scorekeeper.web.site import cli
 
 
 def test_local_addresses_leave_out_loopback_and_link_local():

@@ -10,8 +10,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import event as sa_event
 
-from scorekeeper.web import replayed
-from scorekeeper.web.extensions import db
+from scorekeeper.web.data import replayed
+from scorekeeper.web.data.database import db
 from tests.web.webtable import (
     FINISHED,
     LEGAL,

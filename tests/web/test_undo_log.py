@@ -8,8 +8,8 @@ from html import unescape
 
 from sqlalchemy import text
 
-from scorekeeper.web.extensions import db
-from scorekeeper.web.views import STALE_REDO
+from scorekeeper.web.data.database import db
+from scorekeeper.web.table.answers import STALE_REDO
 from tests.web.webtable import import_record, page_version, started
 
 

@@ -15,8 +15,8 @@ from flask_babel import lazy_gettext as _l
 
 from scorekeeper.rules.record import write_record
 from scorekeeper.rules.sheet import safe_cell, score_sheet
-from scorekeeper.web import store
-from scorekeeper.web.models import GameRow
+from scorekeeper.web.data import games
+from scorekeeper.web.data.models import GameRow
 
 CSV_COLUMNS = (
     _l("game"),
@@ -46,7 +46,7 @@ def club_csv(rows: Sequence[GameRow]) -> str:
     writer = csv.writer(out)
     writer.writerow([str(heading) for heading in CSV_COLUMNS])
     for number, row in enumerate(oldest_first(rows), 1):
-        game = store.replay(row)
+        game = games.replay(row)
         sheet = score_sheet(game)
         units = "fives" if game.rules.in_fives else "points"
         players = ", ".join(game.players)
@@ -71,7 +71,7 @@ def club_csv(rows: Sequence[GameRow]) -> str:
 def club_records(rows: Sequence[GameRow]) -> str:
     """The games as JSON Lines: one compact ``all-fives/1`` record per line, oldest first."""
     lines = (
-        json.dumps(write_record(store.replay(row)), ensure_ascii=False, separators=(",", ":"))
+        json.dumps(write_record(games.replay(row)), ensure_ascii=False, separators=(",", ":"))
         for row in oldest_first(rows)
     )
     return "".join(line + "\n" for line in lines)

@@ -12,7 +12,7 @@ from wtforms import IntegerField, StringField, TextAreaField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange
 
 from scorekeeper.rules.names import MAX_NAME
-from scorekeeper.web.clubs.keeping import MAX_CLUB_NAME
+from scorekeeper.web.data.clubs import MAX_CLUB_NAME
 from scorekeeper.web.forms import SiteForm, plain_name
 
 TOO_LONG = _l("Field cannot be longer than %(max)d characters.")

@@ -38,9 +38,7 @@ from scorekeeper.rules.standings import (
     standings,
 )
 from scorekeeper.web import languages
-from scorekeeper.web.access import remember
-from scorekeeper.web.charts import wins_chart
-from scorekeeper.web.clubs import exports, keeping
+from scorekeeper.web.clubs import exports
 from scorekeeper.web.clubs.batch import BatchProblem, read_batch
 from scorekeeper.web.clubs.forms import (
     BatchImportForm,
@@ -49,7 +47,9 @@ from scorekeeper.web.clubs.forms import (
     MergeForm,
     RenameForm,
 )
-from scorekeeper.web.clubs.keeping import (
+from scorekeeper.web.data import clubs
+from scorekeeper.web.data.club_doors import remember_club
+from scorekeeper.web.data.clubs import (
     CLUB_EDIT,
     CLUB_WATCH,
     AlreadyImported,
@@ -58,13 +58,14 @@ from scorekeeper.web.clubs.keeping import (
     ClubNotFound,
     RosterProblem,
 )
-from scorekeeper.web.clubs.remembered import remember_club
+from scorekeeper.web.data.doors import remember
+from scorekeeper.web.data.games import NotFound
+from scorekeeper.web.data.loaded import EDIT
+from scorekeeper.web.data.models import KEY_PATTERN, ClubRow
+from scorekeeper.web.drawing.charts import wins_chart
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import ngettext
-from scorekeeper.web.loaded import EDIT
-from scorekeeper.web.models import KEY_PATTERN, ClubRow
-from scorekeeper.web.store import NotFound
-from scorekeeper.web.views import new_game_page
+from scorekeeper.web.table import new_game_page
 
 bp = Blueprint("clubs", __name__)
 
@@ -80,7 +81,7 @@ Answer = tuple[str, int] | BaseResponse
 def club_or_404(key: str, kind: ClubDoorKind = CLUB_EDIT) -> ClubDoor:
     """The club behind door ``kind`` with ``key``; a 404 that does not say which keys exist."""
     try:
-        return keeping.find_club(key, kind)
+        return clubs.find_club(key, kind)
     except ClubNotFound:
         abort(404, description=str(NO_CLUB))
 
@@ -103,7 +104,7 @@ def new_club() -> Answer:
         return render_template("clubs/new_club.html", form=form), 200
     if not form.validate():
         return render_template("clubs/new_club.html", form=form), 422
-    club = keeping.create_club(form.name.data or "")
+    club = clubs.create_club(form.name.data or "")
     remember_club(ClubDoor(CLUB_EDIT, club))
     flash(
         _(
@@ -120,9 +121,9 @@ def new_club() -> Answer:
 def _club_page(door: ClubDoor) -> tuple[str, int]:
     club = door.club
     remember_club(door)
-    rows = keeping.club_games(club)
-    facts = keeping.finished_facts(rows)
-    table = standings(keeping.played(rows, facts), keeping.spellings(club))
+    rows = clubs.club_games(club)
+    facts = clubs.finished_facts(rows)
+    table = standings(clubs.played(rows, facts), clubs.spellings(club))
     sort = request.args.get("sort", DEFAULT_SORT)
     if sort not in PLAYER_STATS:
         sort = DEFAULT_SORT
@@ -242,7 +243,7 @@ def import_games(key: str) -> Answer:
         data = (form.text.data or "").encode("utf-8", "surrogatepass")
     try:
         batch = read_batch(data)
-        rows = keeping.import_games(door.club, [game for _where, game in batch])
+        rows = clubs.import_games(door.club, [game for _where, game in batch])
     except AlreadyImported as again:
         why = (
             say("this game was not imported: it is in this batch twice.")
@@ -281,7 +282,7 @@ def file_game(key: str) -> Answer:
     try:
         if found is None:
             raise NotFound("")
-        row = keeping.file_game(door.club, found.group(1))
+        row = clubs.file_game(door.club, found.group(1))
     except NotFound:
         flash(_("No game has that edit link (a watch link cannot move a game). Nothing changed."))
     except RosterProblem as problem:
@@ -297,7 +298,7 @@ def file_game(key: str) -> Answer:
 
 def _players_page(door: ClubDoor, status: int = 200, problem: str | None = None) -> tuple[str, int]:
     club = door.club
-    rows = keeping.club_games(club)
+    rows = clubs.club_games(club)
     counts: dict[str, int] = {}
     for row in rows:
         for name in row.players:
@@ -306,7 +307,7 @@ def _players_page(door: ClubDoor, status: int = 200, problem: str | None = None)
         "clubs/players.html",
         door=door,
         club=club,
-        roster=keeping.roster(club),
+        roster=clubs.roster(club),
         counts=counts,
         problem=problem,
         club_url=club_url,
@@ -334,7 +335,7 @@ def rename(key: str) -> Answer:
     if not form.validate():
         return _players_page(door, 422, _form_problem(form))
     try:
-        old, new, games = keeping.rename(door.club, form.player.data or 0, form.name.data or "")
+        old, new, games = clubs.rename(door.club, form.player.data or 0, form.name.data or "")
     except RosterProblem as problem:
         return _players_page(door, 422, _unchanged(languages.say(problem.said)))
     flash(
@@ -357,9 +358,7 @@ def merge(key: str) -> Answer:
     if not form.validate():
         return _players_page(door, 422, _form_problem(form))
     try:
-        source, target, games = keeping.merge(
-            door.club, form.source.data or 0, form.target.data or 0
-        )
+        source, target, games = clubs.merge(door.club, form.source.data or 0, form.target.data or 0)
     except RosterProblem as problem:
         return _players_page(door, 422, languages.say(problem.said))
     flash(
@@ -420,12 +419,12 @@ def watch_export_records(key: str) -> Response:
 
 
 def _csv(door: ClubDoor) -> Response:
-    body = exports.club_csv(keeping.club_games(door.club))
+    body = exports.club_csv(clubs.club_games(door.club))
     return _download(body, "text/csv", door.club, "-hands.csv")
 
 
 def _records(door: ClubDoor) -> Response:
-    body = exports.club_records(keeping.club_games(door.club))
+    body = exports.club_records(clubs.club_games(door.club))
     return _download(body, "application/jsonl", door.club, "-games.jsonl")
 
 

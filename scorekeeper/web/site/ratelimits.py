@@ -23,7 +23,8 @@ from flask_babel import lazy_gettext as _l
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from limits import parse_many
 
-from scorekeeper.web import errors, languages
+from scorekeeper.web import languages
+from scorekeeper.web.htmx import render_error
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import ngettext
 
@@ -197,7 +198,7 @@ def handle_rate_limited(error: RateLimitExceeded) -> tuple[str, int, dict[str, s
             ),
         )
     )
-    body, code, headers = errors.render_error(429, explanation)
+    body, code, headers = render_error(429, explanation)
     headers["Retry-After"] = str(wait)
     return body, code, headers
 

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 
 from scorekeeper.rules.layout import Layout, Placed
 from scorekeeper.rules.tiles import Tile
+from scorekeeper.web.drawing.tilenames import tile_spoken
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import ngettext
-from scorekeeper.web.tilenames import tile_spoken
 
 SCALE = 50.0
 """SVG units in one tile width (a tile is drawn 100 by 50)."""

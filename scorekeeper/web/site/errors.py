@@ -19,22 +19,10 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy import exc as sql_errors
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
 
-from scorekeeper.web.access import NO_GAME, hides_game
-from scorekeeper.web.extensions import db
-from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.data.database import db
+from scorekeeper.web.data.doors import NO_GAME, hides_game
+from scorekeeper.web.htmx import TITLES, ErrorAnswer, is_htmx, render_error
 
-TITLES = {
-    400: _l("Bad request"),
-    403: _l("Refused"),
-    404: _l("Not found"),
-    405: _l("Not allowed"),
-    409: _l("The table had changed"),
-    413: _l("Too large"),
-    422: _l("Refused"),
-    429: _l("Too many requests"),
-    500: _l("Something went wrong"),
-    503: _l("Busy: try again"),
-}
 EXPLANATIONS = {
     400: _l("The request could not be understood. Go back, reload the page and try again."),
     404: _l("There is no such page or game."),
@@ -65,35 +53,13 @@ CSRF_EXPLANATION = _l(
 )
 
 
-def render_error(code: int, explanation: object) -> tuple[str, int, dict[str, str]]:
-    """The error page for ``code``, or for htmx a fragment shown in the page's alert area.
-
-    ``explanation`` is said in the reader's language: a translated text, or a lazy one.
-    """
-    title = str(TITLES[code]) if code in TITLES else _("Error")
-    explanation = str(explanation)
-    if request_ctx.url_adapter is None:
-        # The request could not be routed at all (a malformed or untrusted Host header), so
-        # no link can be built: plain text rather than a page whose links would fail.
-        text = f"{title} ({code})\n\n{explanation}\n"
-        return text, code, {"Content-Type": "text/plain; charset=utf-8"}
-    if request.headers.get("HX-Request") == "true":
-        headers = {"HX-Retarget": "#alerts", "HX-Reswap": "innerHTML"}
-        return (
-            render_template("_error.html", code=code, title=title, explanation=explanation),
-            code,
-            headers,
-        )
-    return render_template("error.html", code=code, title=title, explanation=explanation), code, {}
-
-
-def handle_csrf(error: CSRFError) -> tuple[str, int, dict[str, str]]:
-    """A POST without a valid CSRF token: the page expired (scorekeeper.web.idle registers it,
+def handle_csrf(error: CSRFError) -> ErrorAnswer:
+    """A POST without a valid CSRF token: the page expired (scorekeeper.web.site.expired registers it,
     after trying to give the table or the new-game form back with a fresh token)."""
     return render_error(400, CSRF_EXPLANATION)
 
 
-def handle_http(error: HTTPException) -> tuple[str, int, dict[str, str]] | HTTPException:
+def handle_http(error: HTTPException) -> ErrorAnswer | HTTPException:
     """Any HTTP error (404, 405, 413, ...): a page that says what happened."""
     code = error.code or 500
     if code < 400:
@@ -123,13 +89,13 @@ def _roll_back() -> None:
             db.session().invalidate()
 
 
-def handle_500(error: InternalServerError) -> tuple[str, int, dict[str, str]]:
+def handle_500(error: InternalServerError) -> ErrorAnswer:
     """An unexpected failure: undo any half-done database work and say so."""
     _roll_back()
     return render_error(500, EXPLANATIONS[500])
 
 
-def handle_unavailable(error: Exception) -> tuple[str, int, dict[str, str]]:
+def handle_unavailable(error: Exception) -> ErrorAnswer:
     """The database is busy or down: 503 with Retry-After, and the entry kept to send again.
 
     A POST without htmx gets a page whose form sends the same fields again (its CSRF token
@@ -138,7 +104,7 @@ def handle_unavailable(error: Exception) -> tuple[str, int, dict[str, str]]:
     logging.getLogger(__name__).warning("database unavailable: %s", error)
     _roll_back()
     retry = {"Retry-After": str(RETRY_AFTER_SECONDS)}
-    if request_ctx.url_adapter is None or request.headers.get("HX-Request") == "true":
+    if request_ctx.url_adapter is None or is_htmx():
         body, code, headers = render_error(503, EXPLANATIONS[503])
         return body, code, {**headers, **retry}
     kept: list[tuple[str, str]] = []

@@ -21,11 +21,11 @@ from markupsafe import Markup, escape
 
 from scorekeeper.rules.tiles import Tile
 from scorekeeper.web import languages
+from scorekeeper.web.drawing.tilenames import tile_spoken
 from scorekeeper.web.languages import gettext as _
-from scorekeeper.web.tilenames import tile_spoken
 
 if TYPE_CHECKING:
-    from scorekeeper.web.picture import EndMarker, TileShape
+    from scorekeeper.web.drawing.picture import EndMarker, TileShape
 
 _PIP_GRID: dict[int, tuple[tuple[int, int], ...]] = {
     0: (),

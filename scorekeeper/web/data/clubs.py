@@ -27,10 +27,10 @@ from scorekeeper.rules.names import name_key
 from scorekeeper.rules.record import write_record
 from scorekeeper.rules.standings import Played
 from scorekeeper.rules.stats import GameFacts, game_facts
-from scorekeeper.web import store
-from scorekeeper.web.extensions import db
-from scorekeeper.web.loaded import Loaded
-from scorekeeper.web.models import ClubPlayerRow, ClubRow, GameFactsRow, GameRow, now
+from scorekeeper.web.data import games
+from scorekeeper.web.data.database import db
+from scorekeeper.web.data.loaded import Loaded
+from scorekeeper.web.data.models import ClubPlayerRow, ClubRow, GameFactsRow, GameRow, now
 
 ClubDoorKind = Literal["clubs", "clubs/watch"]
 CLUB_EDIT: Final = "clubs"
@@ -136,7 +136,7 @@ def spelled_setup(club: ClubRow, setup: Setup) -> Setup:
 
 def start_game(club: ClubRow, setup: Setup, events: Sequence[Event] = ()) -> Loaded:
     """Store a new game of the club (the roster gains its new names in the same commit)."""
-    return store.create(spelled_setup(club, setup), events, club_id=club.id)
+    return games.create(spelled_setup(club, setup), events, club_id=club.id)
 
 
 class AlreadyImported(Exception):
@@ -154,17 +154,17 @@ def fingerprint(game: Game) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def import_games(club: ClubRow, games: Sequence[Game]) -> list[GameRow]:
-    """Store ``games`` in the club, all of them or (on any error) none.
+def import_games(club: ClubRow, played: Sequence[Game]) -> list[GameRow]:
+    """Store the games ``played`` in the club, all of them or (on any error) none.
 
     A game already imported into the club (the same record, names spelled as the club spells
     them) is refused with :class:`AlreadyImported`, and so is one given twice in the batch.
     """
     rows, prints = [], []
     try:
-        for game in games:
+        for game in played:
             setup = spelled_setup(club, game.setup)
-            loaded = store.create(setup, game.events, club_id=club.id, commit=False)
+            loaded = games.create(setup, game.events, club_id=club.id, commit=False)
             rows.append(loaded.row)
             prints.append(fingerprint(loaded.game))
         known = set(
@@ -190,12 +190,12 @@ def import_games(club: ClubRow, games: Sequence[Game]) -> list[GameRow]:
 def file_game(club: ClubRow, edit_key: str) -> GameRow:
     """Move the game with ``edit_key`` into the club, its names joining the roster.
 
-    Raises store.NotFound for a key that is no game's edit key, RosterProblem when the game
+    Raises games.NotFound for a key that is no game's edit key, RosterProblem when the game
     already belongs to a club or names one player twice.
     """
-    store.begin_write()
+    games.begin_write()
     try:
-        row = store.find(edit_key)
+        row = games.find(edit_key)
         if row.club_id == club.id:
             raise RosterProblem(say("That game is already one of this club's games."))
         if row.club_id is not None:
@@ -214,12 +214,12 @@ def file_game(club: ClubRow, edit_key: str) -> GameRow:
 def _rename_seats(row: GameRow, names: list[str]) -> None:
     """Give a game's seats ``names``: a new version, so cached replays and open pages follow,
     and the winner as the games list shows it, spelled anew."""
-    old_sides = store.setup_of(row).sides
+    old_sides = games.setup_of(row).sides
     row.players = names
     row.version = (row.version or 0) + 1
     row.updated_at = now()
     if row.winner in old_sides:
-        row.winner = store.setup_of(row).sides[old_sides.index(row.winner)]
+        row.winner = games.setup_of(row).sides[old_sides.index(row.winner)]
 
 
 def _player(club: ClubRow, player_id: int) -> ClubPlayerRow:
@@ -243,7 +243,7 @@ def rename(club: ClubRow, player_id: int, new_name: str) -> tuple[str, str, int]
     A new spelling of the same name (``ann`` to ``Ann``) is a rename too; a name another
     roster player has is a RosterProblem (merge them instead).
     """
-    store.begin_write()
+    games.begin_write()
     try:
         player = _player(club, player_id)
         old, new, key = player.name, new_name.strip(), name_key(new_name)
@@ -263,15 +263,15 @@ def rename(club: ClubRow, player_id: int, new_name: str) -> tuple[str, str, int]
                     old=old,
                 )
             )
-        games = _games_naming(club, player.name_key)
-        for row in games:
+        naming = _games_naming(club, player.name_key)
+        for row in naming:
             _rename_seats(row, [new if name_key(n) == player.name_key else n for n in row.players])
         player.name, player.name_key = new, key
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
-    return old, new, len(games)
+    return old, new, len(naming)
 
 
 def merge(club: ClubRow, from_id: int, into_id: int) -> tuple[str, str, int]:
@@ -280,13 +280,13 @@ def merge(club: ClubRow, from_id: int, into_id: int) -> tuple[str, str, int]:
 
     Refused (RosterProblem) when both sat in one game: a game cannot seat a player twice.
     """
-    store.begin_write()
+    games.begin_write()
     try:
         source, target = _player(club, from_id), _player(club, into_id)
         if source.id == target.id:
             raise RosterProblem(say("Choose two different players to merge."))
-        games = _games_naming(club, source.name_key)
-        for row in games:
+        naming = _games_naming(club, source.name_key)
+        for row in naming:
             if any(name_key(n) == target.name_key for n in row.players):
                 raise RosterProblem(
                     say(
@@ -297,7 +297,7 @@ def merge(club: ClubRow, from_id: int, into_id: int) -> tuple[str, str, int]:
                         players=", ".join(row.players),
                     )
                 )
-        for row in games:
+        for row in naming:
             names = [target.name if name_key(n) == source.name_key else n for n in row.players]
             _rename_seats(row, names)
         merged = source.name, target.name
@@ -306,7 +306,7 @@ def merge(club: ClubRow, from_id: int, into_id: int) -> tuple[str, str, int]:
     except BaseException:
         db.session.rollback()
         raise
-    return merged[0], merged[1], len(games)
+    return merged[0], merged[1], len(naming)
 
 
 # -- games and their facts --------------------------------------------------------------------
@@ -344,7 +344,7 @@ def facts_of(rows: Sequence[GameRow]) -> dict[int, GameFacts]:
             stale[entry.game_id] = entry
     missing = [row for row in rows if row.id not in found]
     for row in missing:
-        found[row.id] = game_facts(store.replay(row))
+        found[row.id] = game_facts(games.replay(row))
     if missing:
         _store_facts(missing, found, stale)
     return found

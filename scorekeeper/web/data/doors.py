@@ -15,12 +15,11 @@ from flask import Flask, abort, session, url_for
 from flask_babel import lazy_gettext as _l
 from werkzeug.routing import BaseConverter
 
-from scorekeeper.web import store
-from scorekeeper.web.clubs import keeping
-from scorekeeper.web.clubs.keeping import ClubNotFound
-from scorekeeper.web.loaded import EDIT, WATCH, Door, Loaded
-from scorekeeper.web.models import KEY_PATTERN, GameRow
-from scorekeeper.web.store import NotFound
+from scorekeeper.web.data import clubs, games
+from scorekeeper.web.data.clubs import ClubNotFound
+from scorekeeper.web.data.games import NotFound
+from scorekeeper.web.data.loaded import EDIT, WATCH, Door, Loaded
+from scorekeeper.web.data.models import KEY_PATTERN, GameRow
 
 NO_GAME = _l("There is no game at this link. Check that the link was copied whole.")
 DOORS = f"<any({EDIT}, {WATCH}):door>"
@@ -39,7 +38,7 @@ class KeyConverter(BaseConverter):
 def load_or_404(key: str, kind: str = EDIT) -> Loaded:
     """The game behind door ``kind`` with ``key``; a 404 that does not say which keys exist."""
     try:
-        return store.load(key, kind)
+        return games.load(key, kind)
     except NotFound:
         abort(404, description=NO_GAME)
 
@@ -81,7 +80,7 @@ def forget(key: str) -> bool:
 def my_games() -> list[tuple[Door, GameRow]]:
     """This browser's games, each behind the strongest door it knows, newest change first."""
     keys = remembered()
-    rows = store.games_with_keys(keys)
+    rows = games.games_with_keys(keys)
     return [(Door.of(row, EDIT if row.edit_key in keys else WATCH), row) for row in rows]
 
 
@@ -100,7 +99,7 @@ def hides_game(path: str) -> bool:
         if club["watch"]:
             return True
         try:
-            keeping.find_club(club["key"])
+            clubs.find_club(club["key"])
         except ClubNotFound:
             return True
         return False
@@ -110,7 +109,7 @@ def hides_game(path: str) -> bool:
     if found["door"] == WATCH:
         return True
     try:
-        store.find(found["key"], EDIT)
+        games.find(found["key"], EDIT)
     except NotFound:
         return True
     return False

@@ -18,13 +18,13 @@ from flask import Flask, render_template, request
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 
-from scorekeeper.web import errors, store
-from scorekeeper.web.access import remember
-from scorekeeper.web.forms import NewGameForm
-from scorekeeper.web.loaded import EDIT
-from scorekeeper.web.store import NotFound
-from scorekeeper.web.table import table_view
-from scorekeeper.web.views import is_htmx, render_table
+from scorekeeper.web.data import games
+from scorekeeper.web.data.doors import remember
+from scorekeeper.web.data.games import NotFound
+from scorekeeper.web.data.loaded import EDIT
+from scorekeeper.web.htmx import is_htmx
+from scorekeeper.web.site import errors
+from scorekeeper.web.table import NewGameForm, render_table, table_view
 
 ENTRIES = frozenset(
     {
@@ -55,7 +55,7 @@ Answer = tuple[str, int] | tuple[str, int, dict[str, str]]
 
 def _table_again(key: str) -> Answer | None:
     try:
-        loaded = store.load(key, EDIT)
+        loaded = games.load(key, EDIT)
     except NotFound:
         return None
     remember(loaded.row, EDIT)

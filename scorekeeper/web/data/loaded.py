@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Final, Literal, get_args
 
 from scorekeeper.rules import Event, Game
-from scorekeeper.web.models import GameRow
+from scorekeeper.web.data.models import GameRow
 
 DoorKind = Literal["games", "watch"]
 """A door to a game, as its URLs spell it (and the table's ``data-door`` shows it)."""

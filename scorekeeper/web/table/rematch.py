@@ -11,11 +11,13 @@ from flask_babel import lazy_gettext as _l
 
 from scorekeeper.rules import Event, NewHand
 from scorekeeper.rules.messages import said_list, say
-from scorekeeper.web import languages, store
-from scorekeeper.web.access import load_or_404, remember
-from scorekeeper.web.loaded import EDIT
-from scorekeeper.web.table import table_view
-from scorekeeper.web.views import Answer, render_table
+from scorekeeper.web import languages
+from scorekeeper.web.data import games
+from scorekeeper.web.data.doors import load_or_404, remember
+from scorekeeper.web.data.loaded import EDIT
+from scorekeeper.web.htmx import Answer
+from scorekeeper.web.table.answers import render_table
+from scorekeeper.web.table.view import table_view
 
 bp = Blueprint("rematch", __name__)
 
@@ -52,7 +54,7 @@ def rematch(key: str) -> Answer:
             players=said_list(players),
             leader=players[leader],
         )
-    again = store.create(setup, events, club_id=loaded.row.club_id)  # a club's stays in it
+    again = games.create(setup, events, club_id=loaded.row.club_id)  # a club's stays in it
     remember(again.row, EDIT)
     flash(languages.say(news))
     # url_for leaves out a value of None: the table opens the draw for the lead only then.

@@ -20,11 +20,10 @@ from flask.cli import ScriptInfo, with_appcontext
 from gunicorn.app.base import BaseApplication
 from sqlalchemy import select
 
-from scorekeeper.web import store
-from scorekeeper.web.clubs import keeping
-from scorekeeper.web.extensions import db
-from scorekeeper.web.models import ClubRow
-from scorekeeper.web.replay_cli import replay_command
+from scorekeeper.web.data import clubs, games
+from scorekeeper.web.data.database import db
+from scorekeeper.web.data.models import ClubRow
+from scorekeeper.web.site.replay_cli import replay_command
 
 STATUS = {"lead": "choosing the leader", "play": "in play", "settle": "settling", "over": "over"}
 
@@ -48,7 +47,7 @@ def games_command(base_url: str) -> None:
     the game.
     """
     base = base_url.rstrip("/")
-    rows = store.list_games()
+    rows = games.list_games()
     for row in rows:
         status = STATUS.get(row.status, row.status)
         if row.status == "over" and row.winner:
@@ -66,14 +65,14 @@ def clubs_command(base_url: str) -> None:
     """List every club on this server with its games, players and both links (for the
     operator). A to Z. The links are secrets: whoever has the edit link can start games."""
     base = base_url.rstrip("/")
-    clubs = db.session.scalars(select(ClubRow)).all()
-    for club in sorted(clubs, key=lambda c: c.name.casefold()):
-        games = len(keeping.club_games(club))
-        players = len(keeping.roster(club))
+    every = db.session.scalars(select(ClubRow)).all()
+    for club in sorted(every, key=lambda c: c.name.casefold()):
+        games = len(clubs.club_games(club))
+        players = len(clubs.roster(club))
         click.echo(f"{club.name}  ({games} game{'' if games == 1 else 's'}, {players} players)")
         click.echo(f"    edit:  {base}/clubs/{club.edit_key}")
         click.echo(f"    watch: {base}/clubs/watch/{club.watch_key}")
-    click.echo(f"{len(clubs)} club{'' if len(clubs) == 1 else 's'}.")
+    click.echo(f"{len(every)} club{'' if len(every) == 1 else 's'}.")
 
 
 NOT_SQLITE = (

@@ -28,14 +28,14 @@ from scorekeeper.rules.entering import CannotTurn, redone, turnable_lead, undo_s
 from scorekeeper.rules.messages import Fact, Message, said_list, say
 from scorekeeper.rules.wording import partnership, signed
 from scorekeeper.web import languages
-from scorekeeper.web.charts import LineChart, game_chart
-from scorekeeper.web.cribbage import Board
-from scorekeeper.web.cribbage import board as cribbage_board
-from scorekeeper.web.held import tiles_named
+from scorekeeper.web.data.loaded import Door, Loaded
+from scorekeeper.web.drawing.charts import LineChart, game_chart
+from scorekeeper.web.drawing.cribbage import Board
+from scorekeeper.web.drawing.cribbage import board as cribbage_board
+from scorekeeper.web.drawing.picture import Picture, picture
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import ngettext
-from scorekeeper.web.loaded import Door, Loaded
-from scorekeeper.web.picture import Picture, picture
+from scorekeeper.web.table.held import tiles_named
 
 
 @dataclass(frozen=True)

@@ -47,11 +47,11 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.entering import CannotTurn, next_hand, redone, turnable_lead, undo_steps
 from scorekeeper.rules.messages import say
-from scorekeeper.web import replayed
-from scorekeeper.web.extensions import db
-from scorekeeper.web.loaded import EDIT, WATCH, DoorKind, Loaded, door_kind
-from scorekeeper.web.models import EventRow, GameRow
-from scorekeeper.web.models import now as _now
+from scorekeeper.web.data import replayed
+from scorekeeper.web.data.database import db
+from scorekeeper.web.data.loaded import EDIT, WATCH, DoorKind, Loaded, door_kind
+from scorekeeper.web.data.models import EventRow, GameRow
+from scorekeeper.web.data.models import now as _now
 
 
 class NotFound(Exception):

@@ -6,9 +6,9 @@ from __future__ import annotations
 from flask import session
 from sqlalchemy import select
 
-from scorekeeper.web.clubs.keeping import CLUB_EDIT, CLUB_WATCH, ClubDoor
-from scorekeeper.web.extensions import db
-from scorekeeper.web.models import ClubRow
+from scorekeeper.web.data.clubs import CLUB_EDIT, CLUB_WATCH, ClubDoor
+from scorekeeper.web.data.database import db
+from scorekeeper.web.data.models import ClubRow
 
 REMEMBERED = 20
 """How many clubs a browser remembers; the oldest is forgotten first."""

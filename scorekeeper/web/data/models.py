@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Index, Integer, String, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from scorekeeper.web.extensions import Base
+from scorekeeper.web.data.database import Base
 
 
 def now() -> datetime:

@@ -28,14 +28,15 @@ from flask.cli import with_appcontext
 from werkzeug.wrappers import Response
 
 from scorekeeper.rules.messages import said_list, say
-from scorekeeper.web import languages, store
-from scorekeeper.web.access import NO_GAME, load_or_404, remember, remembered
-from scorekeeper.web.errors import render_error
+from scorekeeper.web import languages
+from scorekeeper.web.data import games
+from scorekeeper.web.data.doors import NO_GAME, load_or_404, remember, remembered
+from scorekeeper.web.data.games import CannotDelete, NotFound
+from scorekeeper.web.data.loaded import EDIT
+from scorekeeper.web.data.models import GameRow, now
+from scorekeeper.web.htmx import render_error
 from scorekeeper.web.languages import gettext as _
-from scorekeeper.web.loaded import EDIT
-from scorekeeper.web.models import GameRow, now
-from scorekeeper.web.store import CannotDelete, NotFound
-from scorekeeper.web.table import table_view
+from scorekeeper.web.table.view import table_view
 
 bp = Blueprint("deleting", __name__)
 
@@ -63,7 +64,7 @@ class Deleted:
 def recently_deleted() -> list[Deleted]:
     """The games deleted by their edit link on this browser that can still be restored."""
     since = now() - undo_window()
-    rows = store.deleted_since(remembered(), since)
+    rows = games.deleted_since(remembered(), since)
     return [Deleted(row, row.deleted_at + undo_window()) for row in rows if row.deleted_at]
 
 
@@ -95,12 +96,12 @@ def confirm(key: str) -> tuple[str, int]:
 def delete(key: str) -> Response | tuple[str, int]:
     """Delete the game (it can be restored for a while), then show My games with Undo."""
     try:
-        row = store.delete(key)
+        row = games.delete(key)
     except NotFound:
         abort(404, description=NO_GAME)
     except CannotDelete:
         return confirm(key)[0], 409
-    store.purge(now() - undo_window())
+    games.purge(now() - undo_window())
     flash(
         languages.say(
             say(
@@ -118,7 +119,7 @@ def delete(key: str) -> Response | tuple[str, int]:
 def restore(key: str) -> Response | tuple[str, int, dict[str, str]]:
     """Undo a deletion made less than the undo window ago; then My games lists it again."""
     try:
-        row = store.restore(key, now() - undo_window())
+        row = games.restore(key, now() - undo_window())
     except NotFound:
         too_late = _(
             "This game can no longer be restored: it was deleted more than %(minutes)s "
@@ -142,7 +143,7 @@ def restore(key: str) -> Response | tuple[str, int, dict[str, str]]:
 @with_appcontext
 def purge_command() -> None:
     """Remove for good the games deleted longer ago than the undo window, with their events."""
-    count = store.purge(now() - undo_window())
+    count = games.purge(now() - undo_window())
     click.echo(f"Purged {count} deleted game{'' if count == 1 else 's'}.")
 
 

@@ -1,0 +1,39 @@
+"""The table: a game's own pages, from My games and the new-game form to the play screen, its
+entries, the settlement, the rematch and deleting a game.
+
+This package is the one seam between the areas: what other areas show of a table (the watch
+page, a club's new-game form, the page a refused form comes back to) they take from here, and
+from no module inside it.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from scorekeeper.web.table import deleting, entries, home, new_game, records, rematch
+from scorekeeper.web.table.answers import render_table
+from scorekeeper.web.table.blueprint import bp
+from scorekeeper.web.table.forms import NewGameForm
+from scorekeeper.web.table.new_game import new_game_page
+from scorekeeper.web.table.view import TableView, table_view
+
+ROUTES = (home, entries, new_game, records)
+"""The modules whose routes make up the ``games`` blueprint (imported for their routes)."""
+
+
+def init_app(app: Flask) -> None:
+    """Register the table's pages, the rematch, deleting a game and its purge command."""
+    app.register_blueprint(bp)
+    app.register_blueprint(rematch.bp)
+    deleting.init_app(app)
+
+
+__all__ = [
+    "ROUTES",
+    "NewGameForm",
+    "TableView",
+    "init_app",
+    "new_game_page",
+    "render_table",
+    "table_view",
+]

@@ -1,0 +1,312 @@
+"""The table and its nine entries: play, turn the lead, draw, pass, undo, redo, settle, and
+choose who leads (a seat, by lot, or by the draw for the lead)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from flask import (
+    abort,
+    request,
+)
+
+from scorekeeper.rules import (
+    Draw,
+    Event,
+    Game,
+    Held,
+    LeadWay,
+    MalformedInput,
+    NewHand,
+    Pass,
+    Play,
+    Refusal,
+    Settle,
+    Tile,
+    parse_halves,
+    parse_tile,
+    tile,
+)
+from scorekeeper.rules.entering import CannotTurn, lead_winner
+from scorekeeper.rules.messages import said_list, say
+from scorekeeper.web import languages
+from scorekeeper.web.data import games
+from scorekeeper.web.data.doors import NO_GAME, remember
+from scorekeeper.web.data.games import (
+    NotFound,
+    NothingToRedo,
+    Stale,
+)
+from scorekeeper.web.data.loaded import EDIT, Loaded
+from scorekeeper.web.htmx import Answer
+from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.table.answers import (
+    STALE,
+    STALE_REDO,
+    commit,
+    done,
+    incomplete,
+    load_table,
+    refuse,
+    render_table,
+    stale_or_none,
+    why_text,
+)
+from scorekeeper.web.table.blueprint import bp
+from scorekeeper.web.table.forms import (
+    EntryForm,
+    LeadForm,
+    PlayForm,
+    SettleForm,
+    TurnForm,
+)
+from scorekeeper.web.table.held import MAX_TICKED, held_of
+from scorekeeper.web.table.view import table_view, undo_label
+
+_rng = random.SystemRandom()
+"""Draws by lot (the leader of a hand) from the operating system's randomness."""
+
+
+@bp.get("/games/<key:key>")
+def table(key: str) -> tuple[str, int]:
+    """The table of a game: scoreboard, layout, tile picker and the entry buttons."""
+    loaded = load_table(key)
+    remember(loaded.row, EDIT)
+    how = request.args.get("lead")
+    return render_table(table_view(loaded, open_draw=how == "draw", open_choice=how == "table"))
+
+
+@bp.post("/games/<key:key>/play")
+def play(key: str) -> Answer:
+    """Play a tile: on the end named, on the only end it fits, or select it to choose an end."""
+    loaded = load_table(key)
+    form = PlayForm()
+    if not form.validate():
+        return incomplete(loaded)
+    try:
+        chosen = tile(*parse_halves(form.tile.data))
+    except MalformedInput as refusal:
+        return refuse(loaded, refusal, "picker")
+    stale = stale_or_none(loaded, form.seen)
+    if stale is not None:
+        return stale
+    game, hand = loaded.game, loaded.game.hand
+    end = form.end.data or None
+    if (
+        end is None
+        and game.phase == "play"
+        and hand is not None
+        and hand.plays
+        and chosen not in hand.layout.on_table
+        and len(game.fits(chosen)) > 1
+    ):
+        return render_table(table_view(loaded, selected=chosen))
+    seat = hand.turn if hand is not None else 0
+    return commit(loaded, form.seen, [Play(seat, chosen, end)], "picker")
+
+
+@bp.post("/games/<key:key>/turn")
+def turn_lead(key: str) -> Answer:
+    """Turn the lead tile round (which half faces W), until the hand's second tile is played."""
+    loaded = load_table(key)
+    form = TurnForm()
+    if not form.validate():
+        return incomplete(loaded)
+    try:
+        after = games.turn_lead(key, form.seen, form.west_wanted)
+    except NotFound:
+        abort(404, description=NO_GAME)
+    except Stale:
+        return render_table(table_view(load_table(key), notice=STALE, notice_kind="stale"), 409)
+    except CannotTurn as why:
+        notice = _("%(why)s Nothing was changed.", why=why_text(why))
+        return render_table(table_view(load_table(key), notice=notice, notice_kind="refused"), 422)
+    except Refusal as refusal:
+        return refuse(load_table(key), refusal, "picker")
+    layout = after.game.hand.layout if after.game.hand else None
+    assert layout is not None and layout.lead is not None
+    west, east = layout.arms["W"].base, layout.arms["E"].base
+    return done(
+        after,
+        _(
+            "Turned round: the lead %(tile)s shows %(west)s on W, %(east)s on E.",
+            tile=str(layout.lead.tile),
+            west=west,
+            east=east,
+        ),
+    )
+
+
+def _by_player_to_play(key: str, event: Callable[[int], Event]) -> Answer:
+    """Enter ``event(seat)`` for the player whose turn it is (a draw or a pass)."""
+    loaded = load_table(key)
+    form = EntryForm()
+    if not form.validate():
+        return incomplete(loaded)
+    hand = loaded.game.hand
+    seat = hand.turn if hand is not None else 0
+    return commit(loaded, form.seen, [event(seat)], "actions")
+
+
+@bp.post("/games/<key:key>/draw")
+def draw(key: str) -> Answer:
+    """The player to play draws one tile from the boneyard."""
+    return _by_player_to_play(key, lambda seat: Draw(seat, 1))
+
+
+@bp.post("/games/<key:key>/pass")
+def pass_turn(key: str) -> Answer:
+    """The player to play passes: they cannot play and nothing can be drawn."""
+    return _by_player_to_play(key, Pass)
+
+
+@bp.post("/games/<key:key>/undo")
+def undo(key: str) -> Answer:
+    """Undo the last entry (a settlement together with the hand it began)."""
+    loaded = load_table(key)
+    form = EntryForm()
+    if not form.validate():
+        return incomplete(loaded)
+    stale = stale_or_none(loaded, form.seen)
+    if stale is not None:
+        return stale
+    label = table_view(loaded).undo_label
+    try:
+        after, undone = games.undo(key, form.seen)
+    except Stale:
+        return render_table(table_view(load_table(key), notice=STALE, notice_kind="stale"), 409)
+    if undone and label:
+        notice = _("Undone: %(entry)s.", entry=languages.say(label))
+    else:
+        notice = _("There is nothing to undo.")
+    return done(after, notice)
+
+
+@bp.post("/games/<key:key>/redo")
+def redo(key: str) -> Answer:
+    """Bring back the entry undone last, while nothing has been entered since the undo."""
+    loaded = load_table(key)
+    form = EntryForm()
+    if not form.validate():
+        return incomplete(loaded)
+    try:
+        after, redone = games.redo(key, form.seen)
+    except NotFound:
+        abort(404, description=NO_GAME)
+    except Stale:
+        now = load_table(key)
+        why_stale = STALE if now.row.redoable else STALE_REDO
+        return render_table(table_view(now, notice=why_stale, notice_kind="stale"), 409)
+    except NothingToRedo as why:
+        return render_table(
+            table_view(load_table(key), notice=why_text(why), notice_kind="stale"), 409
+        )
+    except Refusal as refusal:
+        return refuse(load_table(key), refusal, "undo")
+    label = undo_label(after.game)
+    notice = _("Redone: %(entry)s.", entry=languages.say(label)) if redone and label else None
+    return done(after, notice, entered=True)
+
+
+@bp.post("/games/<key:key>/settle")
+def settle(key: str) -> Answer:
+    """Settle a finished hand from what each player still holds (checked by rule remaining)."""
+    loaded = load_table(key)
+    form = SettleForm()
+    if not form.validate():
+        return incomplete(loaded)
+    players = loaded.game.players
+    seats = range(len(players))
+    values = {seat: request.form.get(f"held-{seat}", "")[:200] for seat in seats}
+    ticks = {seat: request.form.getlist(f"tiles-{seat}")[:MAX_TICKED] for seat in seats}
+    keep = {"settle_values": values, "settle_ticks": {s: tuple(v) for s, v in ticks.items() if v}}
+    remaining: dict[int, Held] = {}
+    try:
+        for seat, text in values.items():
+            held = held_of(players[seat], text, ticks[seat])
+            if held is not None:
+                remaining[seat] = held
+    except Refusal as refusal:
+        return refuse(loaded, refusal, "settle", **keep)
+    return commit(loaded, form.seen, [Settle(remaining)], "settle", **keep)
+
+
+@bp.post("/games/<key:key>/lead")
+def lead(key: str) -> Answer:
+    """Choose who leads the next hand: a seat, at random, or by each player drawing a tile."""
+    loaded = load_table(key)
+    form = LeadForm()
+    if not form.validate():
+        return incomplete(loaded)
+    stale = stale_or_none(loaded, form.seen)
+    if stale is not None:
+        return stale
+    game = loaded.game
+    count = len(game.players)
+    forced = game.next_leader
+    how = form.how.data or ("seat" if form.leader.data is not None else "random")
+    chosen: LeadWay
+    if how == "seat" and form.leader.data is not None and form.leader.data < count:
+        leader, chosen = form.leader.data, "table"
+    elif how == "random":
+        leader = forced if forced is not None else _rng.randrange(count)
+        chosen = "lot"
+    elif how == "draw":
+        return _draw_for_lead(loaded, form)
+    else:
+        return incomplete(loaded)
+    return commit(loaded, form.seen, [_new_hand(game, leader, chosen)], "lead")
+
+
+def _new_hand(game: Game, leader: int, chosen: LeadWay) -> NewHand:
+    """A hand led by ``leader``, chosen as said, unless the rules name the leader (a domino)."""
+    return NewHand(leader, None if game.next_leader is not None else chosen)
+
+
+def _lead_round(text: str, count: int) -> tuple[int, ...] | None:
+    seats = tuple(int(part) for part in text.split(",") if part.isdigit())
+    seats = tuple(seat for seat in seats if seat < count)
+    return seats if len(seats) >= 2 else None
+
+
+def _draw_for_lead(loaded: Loaded, form: LeadForm) -> Answer:
+    """Each player's drawn tile: the highest pip total leads; a tie draws again."""
+    game = loaded.game
+    round_seats = _lead_round(form.among.data or "", len(game.players))
+    seats = round_seats or tuple(range(len(game.players)))
+    values = {seat: request.form.get(f"drawn-{seat}", "")[:20] for seat in seats}
+    keep: dict[str, object] = {"lead_round": round_seats, "lead_values": values}
+    drawn: dict[int, Tile] = {}
+    try:
+        for seat in seats:
+            if not values[seat].strip():
+                raise MalformedInput(
+                    say("Enter the tile %(player)s drew.", player=game.players[seat])
+                )
+            drawn_tile = parse_tile(values[seat])
+            if drawn_tile in drawn.values():
+                raise Refusal(
+                    "tile-unique",
+                    say(
+                        "%(tile)s is named twice: each tile is in the set once.",
+                        tile=str(drawn_tile),
+                    ),
+                )
+            drawn[seat] = drawn_tile
+    except Refusal as refusal:
+        return refuse(loaded, refusal, "lead", **keep)
+    leader, tied = lead_winner(drawn)
+    if leader is None:
+        best = drawn[tied[0]].pips
+        notice = languages.say(
+            say(
+                "%(players)s tie with %(pips)s pips: "
+                "they draw again (put the tiles back and shuffle).",
+                players=said_list([game.players[s] for s in tied]),
+                pips=best,
+            )
+        )
+        return render_table(table_view(loaded, notice=notice, lead_round=tied, lead_values={}))
+    new_hand = _new_hand(game, leader, "draw")
+    return commit(loaded, form.seen, [new_hand], "lead", **keep)

@@ -1,0 +1,214 @@
+"""A new game: the form (presets, house rules, seats, how the first leader is chosen) and
+starting the game, on its own or in a club (the club's roster and defaults)."""
+
+from __future__ import annotations
+
+import random
+
+from flask import (
+    Response,
+    g,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from scorekeeper.rules import (
+    HOUSE_RULES,
+    PRESETS,
+    Event,
+    NewHand,
+    Refusal,
+    Setup,
+)
+from scorekeeper.rules.options import HOUSE_RULES_BY_NAME, default_partners
+from scorekeeper.web import languages
+from scorekeeper.web.data import clubs, games
+from scorekeeper.web.data.clubs import RosterProblem
+from scorekeeper.web.data.database import db
+from scorekeeper.web.data.doors import remember
+from scorekeeper.web.data.loaded import EDIT
+from scorekeeper.web.data.models import ClubRow
+from scorekeeper.web.htmx import Answer, is_htmx
+from scorekeeper.web.table.answers import (
+    why_text,
+)
+from scorekeeper.web.table.blueprint import bp
+from scorekeeper.web.table.forms import (
+    NewGameForm,
+)
+
+_rng = random.SystemRandom()
+"""Draws by lot (the leader of a hand) from the operating system's randomness."""
+
+
+def _fill_defaults(form: NewGameForm, preset: str, players: int) -> None:
+    """Put the preset's house rules for ``players`` players into the form."""
+    for rule in HOUSE_RULES:
+        form[rule.name].data = rule.default(preset, players)
+    form.partners.data = default_partners(preset, 4)
+    lead_rule = next(rule for rule in HOUSE_RULES if rule.name == "lead")
+    by_draw = lead_rule.default(preset, players) == "draw-highest"
+    form.leader.data = "draw" if by_draw else "random"
+    form.filled.data = f"{preset}:{players}"
+
+
+def _fill_club_defaults(form: NewGameForm, defaults: dict[str, object]) -> None:
+    """Put a club's default preset and house rules into the form (for two players, as the
+    form starts; the target then follows the number of seats like any other default)."""
+    preset = defaults.get("preset")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        return
+    form.preset.data = preset
+    _fill_defaults(form, preset, 2)
+    options = defaults.get("options")
+    for name, value in (options if isinstance(options, dict) else {}).items():
+        if name in HOUSE_RULES_BY_NAME:
+            form[name].data = value
+    partners = defaults.get("partners")
+    if isinstance(partners, bool):
+        form.partners.data = partners
+    form.club_defaults.data = True
+
+
+def _filled(form: NewGameForm) -> tuple[str, int]:
+    preset, _, players = (form.filled.data or "").partition(":")
+    if preset not in PRESETS or players not in {"2", "3", "4"}:
+        return "all-fives", 2
+    return preset, int(players)
+
+
+def _options(form: NewGameForm, preset: str, players: int) -> dict[str, object]:
+    """House rules that differ from the preset; a field left at the defaults it was filled
+    with follows the chosen preset and number of players."""
+    old_preset, old_players = _filled(form)
+    options: dict[str, object] = {}
+    for rule in HOUSE_RULES:
+        value = form[rule.name].data
+        if value == rule.default(old_preset, old_players):
+            continue
+        if value != rule.default(preset, players):
+            options[rule.name] = value
+    return options
+
+
+def _partners(form: NewGameForm, preset: str, players: int) -> bool | None:
+    if players != 4:
+        return None
+    wanted = bool(form.partners.data)
+    return None if wanted == default_partners(preset, 4) else wanted
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new_game() -> Answer:
+    """The new-game form; starting a game stores it and opens its table."""
+    return new_game_page(None)
+
+
+def _form_page(form: NewGameForm, status: int = 200, **context: object) -> tuple[str, int]:
+    """The new-game form: the fragment for htmx, the page otherwise; with the club's roster
+    when the form was started from a club (``g.club``)."""
+    club = g.get("club")
+    roster = [player.name for player in clubs.roster(club)] if club is not None else []
+    template = "_new_game_form.html" if is_htmx() and request.method == "POST" else "new_game.html"
+    page = render_template(template, form=form, club=club, roster=roster, **context)
+    return page, status
+
+
+def new_game_page(club: ClubRow | None) -> Answer:
+    """The new-game form and its answers, for a game of its own or one of ``club``'s."""
+    g.club = club
+    form = NewGameForm()
+    if request.method == "GET":
+        preset = request.args.get("preset", "all-fives")
+        if preset not in PRESETS:
+            preset = "all-fives"
+        form.preset.data = preset
+        _fill_defaults(form, preset, 2)
+        if club is not None and club.defaults and "preset" not in request.args:
+            _fill_club_defaults(form, club.defaults)
+        return _form_page(form)
+    names_given = form.player_names()
+    players = max(2, min(4, len(names_given)))
+    if form.load.data or request.form.get("load"):
+        return _load_preset(form, players)
+    if request.form.get("units_switched"):
+        return _switch_units(form, players)
+    _target_in_units(form, players)
+    if not form.validate():
+        return _new_game_refused(form, None)
+    preset = form.preset.data
+    try:
+        setup = Setup.create(
+            names_given, preset, _options(form, preset, players), _partners(form, preset, players)
+        )
+    except Refusal as refusal:
+        return _new_game_refused(form, languages.say(refusal.said))
+    events: list[Event] = []
+    if form.leader.data == "random":
+        events.append(NewHand(_rng.randrange(len(setup.players)), "lot"))
+    if club is not None and form.club_defaults.data:
+        club.defaults = {
+            "preset": setup.preset,
+            "options": dict(setup.options),
+            "partners": setup.partners,
+        }
+    try:
+        loaded = (
+            games.create(setup, events) if club is None else clubs.start_game(club, setup, events)
+        )
+    except RosterProblem as problem:
+        db.session.rollback()
+        return _new_game_refused(form, why_text(problem))
+    remember(loaded.row, EDIT)
+    # The table page opens the way chosen here: the draw for the lead, or the players' buttons.
+    extra = {"lead": form.leader.data} if form.leader.data in ("draw", "table") else {}
+    target = url_for("games.table", key=loaded.row.edit_key, **extra)
+    if is_htmx():
+        response = Response("", 200)
+        response.headers["HX-Redirect"] = target
+        return response
+    return redirect(target, code=303)
+
+
+def _load_preset(submitted: NewGameForm, players: int) -> tuple[str, int]:
+    """The form again with the chosen preset's defaults, keeping the names typed."""
+    preset = submitted.preset.data if submitted.preset.data in PRESETS else "all-fives"
+    form = NewGameForm(formdata=None)
+    for name in ("player1", "player2", "player3", "player4"):
+        form[name].data = submitted[name].data
+    form.preset.data = preset
+    _fill_defaults(form, preset, players)
+    return _form_page(form)
+
+
+FIVES_TARGET = 61
+"""The target a game in fives is offered: a cribbage board's 61 holes."""
+
+
+def _points_target(form: NewGameForm, players: int) -> int:
+    preset = form.preset.data if form.preset.data in PRESETS else "all-fives"
+    return int(HOUSE_RULES_BY_NAME["target"].default(preset, players))
+
+
+def _switch_units(form: NewGameForm, players: int) -> tuple[str, int]:
+    """The form again after the units were switched, everything kept but the target, which
+    follows the units: 61 in fives, the preset's target in points."""
+    fives = form.units.data == "fives"
+    target = FIVES_TARGET if fives else _points_target(form, players)
+    form.target.data, form.target.raw_data = target, [str(target)]  # shown as switched
+    return _form_page(form)
+
+
+def _target_in_units(form: NewGameForm, players: int) -> None:
+    """Without JavaScript the target is not switched with the units: a target left at the
+    preset's points while fives were chosen becomes 61, as the switch would have made it."""
+    preset, filled_players = _filled(form)
+    points = HOUSE_RULES_BY_NAME["target"].default(preset, filled_players)
+    if form.units.data == "fives" and form.target.data in (points, _points_target(form, players)):
+        form.target.data = FIVES_TARGET
+
+
+def _new_game_refused(form: NewGameForm, message: str | None) -> tuple[str, int]:
+    return _form_page(form, 422, refusal=message)

@@ -1,0 +1,73 @@
+"""A game as an ``all-fives/1`` record: its download, and a new game made from one."""
+
+from __future__ import annotations
+
+import json
+
+from flask import (
+    Response,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from scorekeeper.rules import (
+    RecordRefusal,
+)
+from scorekeeper.rules.messages import said_list, say
+from scorekeeper.rules.record import load_record, write_record
+from scorekeeper.web import languages
+from scorekeeper.web.data import games
+from scorekeeper.web.data.doors import DOORS, load_or_404, remember
+from scorekeeper.web.data.games import (
+    download_name,
+)
+from scorekeeper.web.data.loaded import EDIT
+from scorekeeper.web.htmx import Answer
+from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.table.answers import (
+    INCOMPLETE,
+)
+from scorekeeper.web.table.blueprint import bp
+from scorekeeper.web.table.forms import (
+    ImportForm,
+)
+
+
+@bp.get(f"/{DOORS}/<key:key>/record.json")
+def record(door: str, key: str) -> Response:
+    """Download the game as an all-fives/1 record (behind either door)."""
+    loaded = load_or_404(key, door)
+    body = json.dumps(write_record(loaded.game), indent=2, ensure_ascii=False) + "\n"
+    response = Response(body, mimetype="application/json")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="{download_name(loaded.row)}.json"'
+    )
+    return response
+
+
+@bp.route("/games/import", methods=["GET", "POST"])
+def import_game() -> Answer:
+    """Create a game from an all-fives/1 record, or show why the record is refused."""
+    form = ImportForm()
+    if request.method == "GET":
+        return render_template("import.html", form=form), 200
+    if not form.validate():
+        return render_template("import.html", form=form, problem=INCOMPLETE), 400
+    upload = form.record.data
+    data: bytes | str = upload.read() if upload else b""
+    if not data:
+        data = form.text.data or ""
+    if not data.strip():
+        problem = _("Choose a record file or paste a record: nothing was imported.")
+        return render_template("import.html", form=form, problem=problem), 422
+    try:
+        game = load_record(data, unsettled_last_hand=True)
+    except RecordRefusal as refusal:
+        return render_template("import.html", form=form, refusal=refusal), 422
+    loaded = games.create(game.setup, game.events)
+    remember(loaded.row, EDIT)
+    flash(languages.say(say("Imported: %(players)s.", players=said_list(list(game.players)))))
+    return redirect(url_for("games.table", key=loaded.row.edit_key), code=303)
