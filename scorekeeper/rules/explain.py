@@ -143,26 +143,6 @@ def explain_last_play(game: Game) -> Message:
     return _compact(replayed, current, len(current.plays) - 1)
 
 
-def event_position(game: Game, index: int) -> tuple[int, int | None]:
-    """The hand (from 1) of ``game.events[index]`` and its event number in that hand.
-
-    The event number counts the hand's plays, draws and passes from 1, as the record does;
-    it is None for the new hand itself and for the settlement.
-    """
-    if not 0 <= index < len(game.events):
-        raise IndexError(f"there is no event {index} in this game's {len(game.events)} events")
-    hand = 0
-    number = 0
-    for event in game.events[: index + 1]:
-        if isinstance(event, NewHand):
-            hand += 1
-            number = 0
-        elif not isinstance(event, Settle):
-            number += 1
-    last = game.events[index]
-    return hand, None if isinstance(last, (NewHand, Settle)) else number
-
-
 def _next_event_number(game: Game) -> int:
     """The hand-relative number the next play, draw or pass of the current hand gets."""
     hand = game.hand
@@ -223,7 +203,7 @@ def _house(rule: str, value: str | int | None = None) -> Message:
 
 
 def _tiles(count: int) -> Message:
-    """A number of tiles, as :func:`~scorekeeper.rules.wording.tile_count` says it."""
+    """A number of tiles: "1 tile", "7 tiles"."""
     return say_n("%(count)s tile", "%(count)s tiles", count)
 
 

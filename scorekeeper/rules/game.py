@@ -232,21 +232,6 @@ class Game:
             raise MalformedInput(say("%(event)s is not an event.", event=repr(event)))
         self.events.append(event)
 
-    def check(self, event: Event) -> None:
-        """Raise the Refusal that pushing ``event`` would raise; change nothing."""
-        if isinstance(event, Play):
-            self._check_play(event)
-        elif isinstance(event, Draw):
-            self._check_draw(event)
-        elif isinstance(event, Pass):
-            self._check_pass(event)
-        elif isinstance(event, NewHand):
-            self._check_new_hand(event)
-        elif isinstance(event, Settle):
-            self._check_settle(event)
-        else:
-            raise MalformedInput(say("%(event)s is not an event.", event=repr(event)))
-
     def pop(self) -> Event:
         """Undo the last event and return it; this replays the current hand, not the game."""
         if not self.events:

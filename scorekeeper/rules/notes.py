@@ -150,10 +150,3 @@ def _check(
                 Note(index, hand_number, number, event.player, action, tile, ends, message)
             )
     return notes
-
-
-def all_referee_notes(game: Game) -> list[Note]:
-    """The referee notes of every hand of ``game``, in event order."""
-    return [
-        note for number in range(1, len(game.hands) + 1) for note in referee_notes(game, number)
-    ]

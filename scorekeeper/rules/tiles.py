@@ -10,7 +10,6 @@ from scorekeeper.rules.messages import say
 
 TOTAL_PIPS = 168
 _SPELLING = re.compile(r"^\s*([0-6])\s*[-|: ]?\s*([0-6])\s*$")
-NUMBER_WORDS = ("blank", "one", "two", "three", "four", "five", "six")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,13 +45,6 @@ class Tile:
     def other(self, number: int) -> int:
         """The half opposite the one showing ``number`` (the double's own number for a double)."""
         return self.low if self.high == number else self.high
-
-    @property
-    def spoken(self) -> str:
-        """The name players say aloud: "six-four", "double five"."""
-        if self.is_double:
-            return f"double {NUMBER_WORDS[self.high]}"
-        return f"{NUMBER_WORDS[self.high]}-{NUMBER_WORDS[self.low]}"
 
 
 _TILES = {(a, b): Tile(max(a, b), min(a, b)) for a in range(7) for b in range(7)}

@@ -1,5 +1,5 @@
-"""How the referee words what it says in English, in one place: a list of names, a number of
-tiles, a score change with its sign, a side that wins, so that one table reads the same on the
+"""How the referee words what it says in English, in one place: a list of names, a score change
+with its sign, whether a side is a partnership, so that one table reads the same on the
 page, in the log and in a record.
 
 These are English (:mod:`scorekeeper.rules.messages` says English with :func:`listed`, so this
@@ -20,11 +20,6 @@ def listed(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def tile_count(count: int) -> str:
-    """ "1 tile", "7 tiles"."""
-    return f"{count} tile{'' if count == 1 else 's'}"
-
-
 def signed(points: int) -> str:
     """A score change with its sign: "+15", "-10", "0"."""
     return f"{points:+d}" if points else "0"
@@ -33,8 +28,3 @@ def signed(points: int) -> str:
 def partnership(side: str) -> bool:
     """Whether a side's name is a partnership's, two players ("Ann & Cy"): a plural subject."""
     return " & " in side
-
-
-def wins(side: str) -> str:
-    """ "Ann wins", "Ann & Cy win": a partnership is two players."""
-    return f"{side} win" if partnership(side) else f"{side} wins"

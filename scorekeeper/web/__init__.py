@@ -2,9 +2,11 @@
 
 From the bottom up:
 
-- **leaves** (``languages``, ``htmx``, ``forms``, ``drawing/``): the site's words, answering
-  htmx and plain browsers alike, the forms' common base, and the pictures (dominoes, the
-  layout, charts, the cribbage board). They import the referee and each other, no room above.
+- **leaves** (``languages``, ``htmx``, ``routes``, ``forms``, ``drawing/``): the site's
+  words, answering htmx and plain browsers alike, what each route is (said where it is
+  declared, read by the site-wide concerns), the forms' common base, and the pictures
+  (dominoes, the layout, charts, the cribbage board). They import the referee and each other,
+  no room above.
 - **data** (``data/``): the database, the games and clubs stores, the replay cache, and the
   doors (keys, what a browser remembers). Below every page.
 - **areas**: ``table/`` (My games, a new game and import, the table and its entries,
@@ -20,7 +22,7 @@ an import that runs back up, from one area into another, or round a circle.
 """
 
 LAYERS = (
-    ("languages", "htmx", "forms", "drawing"),
+    ("languages", "htmx", "routes", "forms", "drawing"),
     ("data",),
     ("table", "sharing", "paper", "clubs"),
     ("site",),

@@ -17,6 +17,7 @@ from scorekeeper.web.data.doors import DOORS, NO_GAME, load_or_404, remember
 from scorekeeper.web.data.games import NotFound
 from scorekeeper.web.data.loaded import WATCH, Door, Loaded
 from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.routes import route
 from scorekeeper.web.table import table_view
 
 bp = Blueprint("sharing", __name__)
@@ -80,6 +81,7 @@ def _selected(loaded: Loaded) -> Tile | None:
 
 
 @bp.get("/watch/<key:key>")
+@route(watch=True)
 def watch(key: str) -> tuple[str, int]:
     """The table as the edit link shows it, without a way to change anything."""
     loaded = load_or_404(key, WATCH)
@@ -88,6 +90,7 @@ def watch(key: str) -> tuple[str, int]:
 
 
 @bp.get("/watch/<key:key>/board")
+@route(watch=True)
 def board(key: str) -> tuple[str, int]:
     """The board for a wall screen: big scores, whose turn, the layout and the last play."""
     loaded = load_or_404(key, WATCH)

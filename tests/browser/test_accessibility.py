@@ -12,6 +12,7 @@ from scorekeeper.rules import ALL_TILES
 from scorekeeper.rules.record import load_record
 from tests.browser.browsing import SCREENS, Screen, import_game, record, visit
 from tests.browser.checks import axe_violations, explain
+from tests.support.referee import spoken
 from tests.support.server import LiveServer
 
 
@@ -46,7 +47,7 @@ def test_tiles_have_spoken_names(live_server: LiveServer, phone: Page) -> None:
         "buttons => buttons.map(b => b.getAttribute('aria-label'))"
     )
     assert [label.removesuffix(", on the table") for label in labels] == [
-        f"{t}, {t.spoken}" for t in ALL_TILES
+        f"{t}, {spoken(t)}" for t in ALL_TILES
     ]
 
 

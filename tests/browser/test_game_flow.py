@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 from scorekeeper.rules import Game, IllegalEntry, NewHand, Play, Setup, tile
 from scorekeeper.rules.simulate import play_game, play_hand
 from tests.browser.browsing import GameEntry, TablePage, seed_game, start_game
+from tests.support.referee import check
 from tests.support.server import LiveServer
 
 # Seed 76 to 60 points: Bob is chosen to lead hand 1 and leads it flipped (its W and E are
@@ -86,7 +87,7 @@ def test_a_tile_that_fits_no_end_is_refused_and_nothing_changes(
     before = count_line.text_content()
     misfit = tile(5, 4)
     with pytest.raises(IllegalEntry) as refused:
-        Game(setup, events).check(Play(1, misfit, None))
+        check(Game(setup, events), Play(1, misfit, None))
     expected = refused.value
 
     table.tap(table.tile(misfit))

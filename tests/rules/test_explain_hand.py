@@ -8,9 +8,10 @@ import random
 import pytest
 
 from scorekeeper.rules import PRESETS, Game, NewHand, Play, Setup
-from scorekeeper.rules.explain import event_position, explain_all, explain_hand, hand_spans
+from scorekeeper.rules.explain import explain_all, explain_hand, hand_spans
 from scorekeeper.rules.simulate import play_game
 from tests.rules.helpers import english
+from tests.support.referee import event_position
 
 TABLES = [
     (["Ann", "Bob"], "all-fives", {}),

@@ -28,6 +28,7 @@ from tests.rules.helpers import (
     result_of,
     snapshot,
 )
+from tests.support.referee import check
 
 DOMINO = duo_domino_events()
 ANN, BOB = 0, 1
@@ -279,7 +280,7 @@ def test_a_refused_push_changes_nothing(event: Event, rule: str) -> None:
     game = game_of(duo(DOMINO[:3]))
     before = seen(game)
     with pytest.raises(Refusal) as checked:
-        game.check(event)
+        check(game, event)
     assert checked.value.rule == rule
     assert seen(game) == before
     with pytest.raises(Refusal) as pushed:

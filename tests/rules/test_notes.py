@@ -13,7 +13,7 @@ import pytest
 
 from scorekeeper.rules.game import Setup
 from scorekeeper.rules.layout import End
-from scorekeeper.rules.notes import all_referee_notes, referee_notes
+from scorekeeper.rules.notes import referee_notes
 from scorekeeper.rules.options import PRESETS
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.rules.tiles import ALL_TILES, parse_tile
@@ -31,6 +31,7 @@ from tests.rules.helpers import (
     quad_domino,
     record,
 )
+from tests.support.referee import all_referee_notes
 
 NO_SIX = [str(t) for t in ALL_TILES if not t.has(6)]
 SIXES = ["6-5", "6-4", "6-3", "6-2", "6-1", "6-0"]

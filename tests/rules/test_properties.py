@@ -26,6 +26,7 @@ from scorekeeper.rules.record import load_record, replay, replay_result, write_r
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.rules.tiles import ALL_TILES, Tile, tile
 from tests.rules.reference import RefPlay, RefTable, count_of, round_to_nearest_five
+from tests.support.referee import check
 
 settings.register_profile(
     "default",
@@ -762,7 +763,7 @@ def check_refusals(table: Table, upcoming: Event | None) -> None:
     before, quick = snapshot(game), quick_state(game)
     for event, rule in refusals_for(table, upcoming):
         with pytest.raises(Refusal) as checked:
-            game.check(event)
+            check(game, event)
         assert (checked.value.rule, event) == (rule, event)
         with pytest.raises(Refusal) as pushed:
             game.push(event)

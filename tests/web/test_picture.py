@@ -20,6 +20,7 @@ from scorekeeper.rules.simulate import play_game
 from scorekeeper.rules.tiles import ALL_TILES, Tile, tile
 from scorekeeper.web.drawing import dominoes
 from scorekeeper.web.drawing.picture import SCALE, Picture, TileShape, picture
+from tests.support.referee import spoken
 
 SVG = "{http://www.w3.org/2000/svg}"
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -279,7 +280,7 @@ def test_domino_draws_the_tiles_pips(t: Tile) -> None:
     svg = parse(MACROS.domino(t))
     assert len(svg.findall(f".//{SVG}circle")) == t.pips
     assert svg.get("role") == "img"
-    assert svg.get("aria-label") == t.spoken
+    assert svg.get("aria-label") == spoken(t)
 
 
 def test_domino_sizes_orientation_and_decorative_use() -> None:

@@ -22,6 +22,7 @@ from werkzeug.test import TestResponse
 import app as app_module
 from app import create_app
 from scorekeeper.web.data.database import db
+from scorekeeper.web.routes import route, route_of
 from scorekeeper.web.site.ratelimits import EXTENSION
 from scorekeeper.web.site.security import HEADERS
 from tests.web.webforms import form_for
@@ -548,6 +549,7 @@ def test_a_play_every_second_for_an_hour_is_never_limited(
     entries = 0
 
     @app.post("/games/<key>/tick")
+    @route(changes_game=True)  # counted like an entry, as its route says
     def tick(key: str) -> Response:
         nonlocal entries
         entries += 1
@@ -682,3 +684,17 @@ def test_a_view_answering_304_itself_matches_the_compressed_etag(
     assert built == [1], "the page was built once; both conditional requests skipped it"
     changed = client.get("/poll-like", headers={**accepts, "If-None-Match": '"v6:gzip"'})
     assert changed.status_code == 200 and built == [1, 1]
+
+
+def test_every_change_sent_to_a_game_is_counted_against_that_game(app: Flask) -> None:
+    """Every POST route under a game's edit link says it changes that game (so the per-game
+    limit counts it), and every watch route says it is one: a new route cannot be forgotten."""
+    with app.test_request_context():
+        for rule in app.url_map.iter_rules():
+            said = route_of(rule.endpoint)
+            if "key" in rule.arguments and rule.rule.startswith("/games/"):
+                assert said.changes_game == ("POST" in (rule.methods or ())), rule.rule
+            if rule.rule.startswith(("/watch/", "/clubs/watch/")):
+                assert said.watch, rule.rule
+            if said.entry:
+                assert said.changes_game, rule.rule

@@ -65,6 +65,7 @@ from scorekeeper.web.data.models import KEY_PATTERN, ClubRow
 from scorekeeper.web.drawing.charts import wins_chart
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import ngettext
+from scorekeeper.web.routes import route
 from scorekeeper.web.table import new_game_page
 
 bp = Blueprint("clubs", __name__)
@@ -97,6 +98,7 @@ def club_url(door: ClubDoor, **values: Any) -> str:
 
 
 @bp.route("/clubs/new", methods=["GET", "POST"])
+@route(starts_games=True)
 def new_club() -> Answer:
     """The new-club form; creating one opens its page (its edit link)."""
     form = ClubForm()
@@ -200,6 +202,7 @@ def club(key: str) -> tuple[str, int]:
 
 
 @bp.get("/clubs/watch/<key:key>")
+@route(watch=True)
 def watch(key: str) -> tuple[str, int]:
     """The club's page behind its watch link: the same, read-only."""
     return _club_page(club_or_404(key, CLUB_WATCH))
@@ -209,6 +212,7 @@ def watch(key: str) -> tuple[str, int]:
 
 
 @bp.route("/clubs/<key:key>/new", methods=["GET", "POST"])
+@route(starts_games=True)
 def new_game(key: str) -> Answer:
     """The new-game form with the club's roster; the game is filed under the club."""
     return new_game_page(club_or_404(key).club)
@@ -228,6 +232,7 @@ def _room_for_a_batch() -> None:
 
 
 @bp.route("/clubs/<key:key>/import", methods=["GET", "POST"])
+@route(starts_games=True)
 def import_games(key: str) -> Answer:
     """Import records into the club: one, a JSON Lines file or a zip, all or none."""
     door = club_or_404(key)
@@ -322,6 +327,7 @@ def players(key: str) -> tuple[str, int]:
 
 
 @bp.get("/clubs/watch/<key:key>/players")
+@route(watch=True)
 def watch_players(key: str) -> tuple[str, int]:
     """The roster, read-only."""
     return _players_page(club_or_404(key, CLUB_WATCH))
@@ -401,6 +407,7 @@ def export_csv(key: str) -> Response:
 
 
 @bp.get("/clubs/watch/<key:key>/games.csv")
+@route(watch=True)
 def watch_export_csv(key: str) -> Response:
     """The same CSV behind the watch link."""
     return _csv(club_or_404(key, CLUB_WATCH))
@@ -413,6 +420,7 @@ def export_records(key: str) -> Response:
 
 
 @bp.get("/clubs/watch/<key:key>/games.jsonl")
+@route(watch=True)
 def watch_export_records(key: str) -> Response:
     """The same records behind the watch link."""
     return _records(club_or_404(key, CLUB_WATCH))

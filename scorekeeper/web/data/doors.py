@@ -8,7 +8,6 @@ cookie, never in a server-wide list.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask import Flask, abort, session, url_for
@@ -84,34 +83,22 @@ def my_games() -> list[tuple[Door, GameRow]]:
     return [(Door.of(row, EDIT if row.edit_key in keys else WATCH), row) for row in rows]
 
 
-_KEYED_PATH = re.compile(rf"^/(?P<door>{EDIT}|{WATCH})/(?P<key>{KEY_PATTERN})(?:/|$)")
-_CLUB_PATH = re.compile(rf"^/clubs/(?P<watch>watch/)?(?P<key>{KEY_PATTERN})(?:/|$)")
+def hides_key(key: str, watch: bool) -> bool:
+    """Whether a wrong method at an address with ``key`` must look like a missing game (404,
+    not 405).
 
-
-def hides_game(path: str) -> bool:
-    """Whether a wrong method on ``path`` must look like a missing game (404, not 405).
-
-    Nothing can be sent to a watch link, and a key that does not exist must not be told
-    apart from one that does; only the edit link of a real game may answer 405.
+    Nothing can be sent to a watch link, and a key that does not exist must not be told apart
+    from one that does; only the edit link of a real game or club may answer 405.
     """
-    club = _CLUB_PATH.match(path)
-    if club is not None:
-        if club["watch"]:
-            return True
-        try:
-            clubs.find_club(club["key"])
-        except ClubNotFound:
-            return True
-        return False
-    found = _KEYED_PATH.match(path)
-    if found is None:
-        return False
-    if found["door"] == WATCH:
+    if watch:
         return True
     try:
-        games.find(found["key"], EDIT)
+        games.find(key, EDIT)
     except NotFound:
-        return True
+        try:
+            clubs.find_club(key)
+        except ClubNotFound:
+            return True
     return False
 
 

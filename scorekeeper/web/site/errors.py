@@ -20,8 +20,10 @@ from sqlalchemy import exc as sql_errors
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
 
 from scorekeeper.web.data.database import db
-from scorekeeper.web.data.doors import NO_GAME, hides_game
+from scorekeeper.web.data.doors import NO_GAME, hides_key
+from scorekeeper.web.data.loaded import WATCH
 from scorekeeper.web.htmx import TITLES, ErrorAnswer, is_htmx, render_error
+from scorekeeper.web.routes import requested
 
 EXPLANATIONS = {
     400: _l("The request could not be understood. Go back, reload the page and try again."),
@@ -64,7 +66,7 @@ def handle_http(error: HTTPException) -> ErrorAnswer | HTTPException:
     code = error.code or 500
     if code < 400:
         return error
-    if code == 405 and hides_game(request.path):
+    if code == 405 and _hides_key():
         code = 404
         error = NotFound(NO_GAME)
     explanation: object = EXPLANATIONS.get(code) or error.description or ""
@@ -76,6 +78,16 @@ def handle_http(error: HTTPException) -> ErrorAnswer | HTTPException:
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         rendered[2]["Allow"] = ", ".join(error.valid_methods)
     return rendered
+
+
+def _hides_key() -> bool:
+    """Whether a wrong method must look like a missing game: at a watch link always, at an edit
+    link unless its game or club exists (only a real edit link may answer 405)."""
+    route, values = requested()
+    key = values.get("key")
+    if not isinstance(key, str):
+        return False
+    return hides_key(key, watch=route.watch or values.get("door") == WATCH)
 
 
 def _roll_back() -> None:

@@ -14,7 +14,7 @@ the new-game form with what was typed in it. Other forms get the "expired" page.
 
 from __future__ import annotations
 
-from flask import Flask, render_template, request
+from flask import Flask, render_template
 from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 
@@ -23,22 +23,10 @@ from scorekeeper.web.data.doors import remember
 from scorekeeper.web.data.games import NotFound
 from scorekeeper.web.data.loaded import EDIT
 from scorekeeper.web.htmx import is_htmx
+from scorekeeper.web.routes import requested
 from scorekeeper.web.site import errors
 from scorekeeper.web.table import NewGameForm, render_table, table_view
 
-ENTRIES = frozenset(
-    {
-        "games.play",
-        "games.turn_lead",
-        "games.draw",
-        "games.pass_turn",
-        "games.undo",
-        "games.redo",
-        "games.settle",
-        "games.lead",
-    }
-)
-"""The table's entry forms: a refused token gives the table back."""
 EXPIRED_ENTRY = _l(
     "Nothing was entered: this page's security token was no longer accepted (the browser's "
     "cookies were cleared, or the page is very old). The table below is up to date and "
@@ -70,12 +58,13 @@ def _new_game_again() -> Answer:
 
 def recover(error: CSRFError) -> Answer:
     """A POST whose CSRF token was refused: the page again with a fresh token, or "expired"."""
-    key = (request.view_args or {}).get("key")
-    if request.endpoint in ENTRIES and isinstance(key, str):
+    route, values = requested()
+    key = values.get("key")
+    if route.entry and isinstance(key, str):
         again = _table_again(key)
         if again is not None:
             return again
-    if request.endpoint == "games.new_game":
+    if route.game_form:
         return _new_game_again()
     return errors.handle_csrf(error)
 

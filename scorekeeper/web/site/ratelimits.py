@@ -27,6 +27,7 @@ from scorekeeper.web import languages
 from scorekeeper.web.htmx import render_error
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import ngettext
+from scorekeeper.web.routes import Route, keyed_prefixes, route_of
 
 DEFAULT_LIMITS = {
     # Every POST from one address, whatever it changes: several tables may share an address.
@@ -54,12 +55,6 @@ WHAT = {
 """What was too many, by setting; ``limit`` is the limit passed ("30 per second")."""
 ANY = _l("Too many requests came from your address (at most %(limit)s).")
 """What was too many when the limit is none of :data:`WHAT`'s."""
-NEW_GAME_PATHS = frozenset({"/games/new", "/games/import"})
-REMATCH = "rematch"
-"""The last part of a rematch's path, ``/games/<key>/rematch``: it starts a game too."""
-GAME_PREFIXES = ("/games/", "/watch/", "/clubs/")
-CLUB_STARTS = frozenset({"new", "import"})
-"""The last part of a club's paths that start games (``/clubs/<key>/new``, ``.../import``)."""
 EXTENSION = "scorekeeper.limiter"
 
 
@@ -81,19 +76,14 @@ def client_address() -> str:
     return str(address)
 
 
-def game_path_key() -> str | None:
-    """The game key in a path ``/games/<key>/...``; None for other paths and new or import."""
-    parts = request.path.split("/")
-    if len(parts) < 4 or parts[1] != "games" or not parts[2]:
-        return None
-    if f"/games/{parts[2]}" in NEW_GAME_PATHS:
-        return None
-    return parts[2]
+def _this_route() -> Route:
+    """What the route this request reached is (nothing, when it reached none)."""
+    return route_of(request.endpoint)
 
 
 def game_bucket() -> str:
     """The count of one game's entries, named by a hash so keys never reach the limit store."""
-    key = game_path_key() or ""
+    key = str((request.view_args or {}).get("key", ""))
     return "game-" + hashlib.sha256(key.encode()).hexdigest()[:24]
 
 
@@ -106,21 +96,9 @@ def _not_a_write() -> bool:
 
 
 def starts_a_game() -> bool:
-    """Whether the request starts a game: a new game, an import, or a finished game's rematch."""
-    if request.method != "POST":
-        return False
-    if request.path in NEW_GAME_PATHS or _club_starts(request.path):
-        return True
-    parts = request.path.split("/")
-    return game_path_key() is not None and parts[3:] == [REMATCH]
-
-
-def _club_starts(path: str) -> bool:
-    """Whether ``path`` creates a club or starts or imports games in one."""
-    parts = path.split("/")
-    return path == "/clubs/new" or (
-        len(parts) == 4 and parts[1] == "clubs" and parts[3] in CLUB_STARTS
-    )
+    """Whether the request starts a game: a new game, an import, a finished game's rematch, a
+    new club or a club's new game or import (as their routes say)."""
+    return request.method == "POST" and _this_route().starts_games
 
 
 def _not_a_new_game() -> bool:
@@ -128,11 +106,13 @@ def _not_a_new_game() -> bool:
 
 
 def _not_an_entry() -> bool:
-    return request.method != "POST" or game_path_key() is None
+    """Not a change sent to one game (its entries, rematch, deleting), as its route says."""
+    return request.method != "POST" or not _this_route().changes_game
 
 
 def _not_under_games() -> bool:
-    return not request.path.startswith(GAME_PREFIXES)
+    """Not at an address that carries a game's or a club's key (well shaped or not)."""
+    return not request.path.startswith(keyed_prefixes())
 
 
 def _starts_or_tries(response: Response) -> bool:

@@ -36,6 +36,7 @@ from scorekeeper.web.data.loaded import EDIT
 from scorekeeper.web.data.models import GameRow, now
 from scorekeeper.web.htmx import render_error
 from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.routes import route
 from scorekeeper.web.table.view import table_view
 
 bp = Blueprint("deleting", __name__)
@@ -93,6 +94,7 @@ def confirm(key: str) -> tuple[str, int]:
 
 
 @bp.post("/games/<key:key>/delete")
+@route(changes_game=True)
 def delete(key: str) -> Response | tuple[str, int]:
     """Delete the game (it can be restored for a while), then show My games with Undo."""
     try:
@@ -116,6 +118,7 @@ def delete(key: str) -> Response | tuple[str, int]:
 
 
 @bp.post("/games/<key:key>/restore")
+@route(changes_game=True)
 def restore(key: str) -> Response | tuple[str, int, dict[str, str]]:
     """Undo a deletion made less than the undo window ago; then My games lists it again."""
     try:

@@ -41,6 +41,7 @@ from scorekeeper.web.data.games import (
 from scorekeeper.web.data.loaded import EDIT, Loaded
 from scorekeeper.web.htmx import Answer
 from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.routes import route
 from scorekeeper.web.table.answers import (
     STALE,
     STALE_REDO,
@@ -78,6 +79,7 @@ def table(key: str) -> tuple[str, int]:
 
 
 @bp.post("/games/<key:key>/play")
+@route(entry=True, changes_game=True)
 def play(key: str) -> Answer:
     """Play a tile: on the end named, on the only end it fits, or select it to choose an end."""
     loaded = load_table(key)
@@ -107,6 +109,7 @@ def play(key: str) -> Answer:
 
 
 @bp.post("/games/<key:key>/turn")
+@route(entry=True, changes_game=True)
 def turn_lead(key: str) -> Answer:
     """Turn the lead tile round (which half faces W), until the hand's second tile is played."""
     loaded = load_table(key)
@@ -150,18 +153,21 @@ def _by_player_to_play(key: str, event: Callable[[int], Event]) -> Answer:
 
 
 @bp.post("/games/<key:key>/draw")
+@route(entry=True, changes_game=True)
 def draw(key: str) -> Answer:
     """The player to play draws one tile from the boneyard."""
     return _by_player_to_play(key, lambda seat: Draw(seat, 1))
 
 
 @bp.post("/games/<key:key>/pass")
+@route(entry=True, changes_game=True)
 def pass_turn(key: str) -> Answer:
     """The player to play passes: they cannot play and nothing can be drawn."""
     return _by_player_to_play(key, Pass)
 
 
 @bp.post("/games/<key:key>/undo")
+@route(entry=True, changes_game=True)
 def undo(key: str) -> Answer:
     """Undo the last entry (a settlement together with the hand it began)."""
     loaded = load_table(key)
@@ -184,6 +190,7 @@ def undo(key: str) -> Answer:
 
 
 @bp.post("/games/<key:key>/redo")
+@route(entry=True, changes_game=True)
 def redo(key: str) -> Answer:
     """Bring back the entry undone last, while nothing has been entered since the undo."""
     loaded = load_table(key)
@@ -210,6 +217,7 @@ def redo(key: str) -> Answer:
 
 
 @bp.post("/games/<key:key>/settle")
+@route(entry=True, changes_game=True)
 def settle(key: str) -> Answer:
     """Settle a finished hand from what each player still holds (checked by rule remaining)."""
     loaded = load_table(key)
@@ -233,6 +241,7 @@ def settle(key: str) -> Answer:
 
 
 @bp.post("/games/<key:key>/lead")
+@route(entry=True, changes_game=True)
 def lead(key: str) -> Answer:
     """Choose who leads the next hand: a seat, at random, or by each player drawing a tile."""
     loaded = load_table(key)

@@ -31,6 +31,7 @@ from scorekeeper.web.data.doors import remember
 from scorekeeper.web.data.loaded import EDIT
 from scorekeeper.web.data.models import ClubRow
 from scorekeeper.web.htmx import Answer, is_htmx
+from scorekeeper.web.routes import route
 from scorekeeper.web.table.answers import (
     why_text,
 )
@@ -101,6 +102,7 @@ def _partners(form: NewGameForm, preset: str, players: int) -> bool | None:
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
+@route(starts_games=True, game_form=True)
 def new_game() -> Answer:
     """The new-game form; starting a game stores it and opens its table."""
     return new_game_page(None)

@@ -27,6 +27,7 @@ from scorekeeper.web.data.games import (
 from scorekeeper.web.data.loaded import EDIT
 from scorekeeper.web.htmx import Answer
 from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.routes import route
 from scorekeeper.web.table.answers import (
     INCOMPLETE,
 )
@@ -49,6 +50,7 @@ def record(door: str, key: str) -> Response:
 
 
 @bp.route("/games/import", methods=["GET", "POST"])
+@route(starts_games=True)
 def import_game() -> Answer:
     """Create a game from an all-fives/1 record, or show why the record is refused."""
     form = ImportForm()

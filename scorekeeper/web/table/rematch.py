@@ -16,6 +16,7 @@ from scorekeeper.web.data import games
 from scorekeeper.web.data.doors import load_or_404, remember
 from scorekeeper.web.data.loaded import EDIT
 from scorekeeper.web.htmx import Answer
+from scorekeeper.web.routes import route
 from scorekeeper.web.table.answers import render_table
 from scorekeeper.web.table.view import table_view
 
@@ -26,6 +27,7 @@ _rng = random.SystemRandom()
 
 
 @bp.post("/games/<key:key>/rematch")
+@route(changes_game=True, starts_games=True)
 def rematch(key: str) -> Answer:
     """Start the rematch of a finished game and open its table (behind the edit link only).
 
