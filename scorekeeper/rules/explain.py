@@ -55,6 +55,9 @@ class Explanation:
     summary: Message
     lines: tuple[Message, ...]
     winner: int | None = None
+    counted: int = 0
+    """How many of ``lines``, from the first, are a play's count: each open end and the total
+    (what it scored); the lines after them say what followed. 0 for every other kind."""
 
 
 @dataclass(frozen=True)
@@ -183,8 +186,9 @@ def _explain_pushed(game: Game, before: _Before) -> Explanation:
         summary, lines = _settle(game, hand, event, before)
         return Explanation(index, hand.number, None, "settle", summary, lines, game.winner)
     if isinstance(event, Play):
-        summary, lines = _play(game, hand, event, before)
-        return Explanation(index, hand.number, before.event, "play", summary, lines, game.winner)
+        summary, lines, counted = _play(game, hand, event, before)
+        number = before.event
+        return Explanation(index, hand.number, number, "play", summary, lines, game.winner, counted)
     if isinstance(event, Draw):
         summary, lines = _draw(game, hand, event)
         return Explanation(index, hand.number, before.event, "draw", summary, lines)
@@ -445,7 +449,8 @@ def _spelled(play: Play) -> str:
 
 def _play(
     game: Game, hand: Hand, play: Play, before: _Before
-) -> tuple[Message, tuple[Message, ...]]:
+) -> tuple[Message, tuple[Message, ...], int]:
+    """The play's summary, its lines, and how many of them are the count (its ends and total)."""
     scored = hand.plays[-1]
     name = game.players[play.player]
     layout = hand.layout
@@ -466,6 +471,7 @@ def _play(
             end=scored.end,
         )
     steps = list(play_steps(layout, scored.count, scored.points))
+    counted = len(steps)
     side = game.side_of(play.player)
     team = game.sides[side]
     gain = gain_step(game, scored, before.scores[side])
@@ -495,7 +501,7 @@ def _play(
         steps.append(
             say("%(player)s played their last tile and dominoed: the hand is over", player=name)
         )
-    return _play_summary(game, scored, what, layout, team), tuple(steps)
+    return _play_summary(game, scored, what, layout, team), tuple(steps), counted
 
 
 def _play_summary(game: Game, scored: Scored, what: Message, layout: Layout, team: str) -> Message:

@@ -84,16 +84,10 @@ class LogHand:
 
 
 def split_steps(explanation: Explanation) -> tuple[tuple[Said, ...], tuple[Said, ...]]:
-    """A play's count steps (up to "total ...") and the lines after them; others: no steps.
-
-    A line is found by its English (``str``), whatever language the page is said in."""
+    """A play's count steps (its ends and the total) and the lines after them; others: no
+    steps. The referee says how many lines the count takes (``counted``)."""
     lines: tuple[Said, ...] = explanation.lines
-    if explanation.kind != "play":
-        return (), lines
-    for number, line in enumerate(lines):
-        if str(line).startswith("total "):
-            return lines[: number + 1], lines[number + 1 :]
-    return (), lines
+    return lines[: explanation.counted], lines[explanation.counted :]
 
 
 def _log_hand(number: int, explanations: list[Explanation], notes: list[Note]) -> LogHand:

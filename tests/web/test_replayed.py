@@ -11,6 +11,7 @@ import random
 
 import pytest
 from flask import Flask
+from flask.testing import FlaskClient
 from sqlalchemy import event, func, select
 
 from scorekeeper.rules import Event, Game, NewHand, Play, Refusal, Setup, tile
@@ -19,6 +20,7 @@ from scorekeeper.rules.simulate import play_game
 from scorekeeper.web.data import games, replayed
 from scorekeeper.web.data.database import db
 from scorekeeper.web.data.models import EventRow, GameRow
+from tests.web.webtable import new_game
 
 SETUPS = [
     Setup.create(["Ann", "Bob"]),
@@ -267,7 +269,7 @@ def test_an_entry_on_a_row_read_before_another_change_is_stale(app: Flask) -> No
         # This worker still holds the game and its row as they were before that entry.
         assert replayed.games.get(key).version == first_phone.version  # type: ignore[union-attr]
         with pytest.raises(games.Stale):
-            games.append(key, first_phone.version, [Play(0, tile(5, 5))], first_phone.row)
+            games.append(key, first_phone.version, [Play(0, tile(5, 5))], first_phone)
         db.session.rollback()
         assert stored_game(key).events == [NewHand(0), Play(0, tile(6, 4))]
         assert stored_rows(key) == 2
@@ -280,5 +282,25 @@ def test_an_entry_on_a_row_read_before_another_change_is_stale(app: Flask) -> No
                 .values(deleted_at=func.current_timestamp())
             )
         with pytest.raises(games.NotFound):
-            games.append(key, now.version, [Play(1, tile(4, 4))], now.row)
+            games.append(key, now.version, [Play(1, tile(4, 4))], now)
         assert stored_rows(key) == 2
+
+
+def test_a_play_reads_its_game_once(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The entry goes on from the game the page loaded: one lookup of the game's setup and
+    replay a play, not one for the page and another for the write."""
+    table = new_game(client, ["Ann", "Bob"], leader="table")
+    assert table.post("lead", {"how": "seat", "leader": "0"}).status_code == 303
+    version = table.version()
+    looked_up: list[str] = []
+    real = games.setup_of
+
+    def counted(row: GameRow) -> Setup:
+        looked_up.append(row.edit_key)
+        return real(row)
+
+    monkeypatch.setattr(games, "setup_of", counted)
+    assert table.post("play", {"tile": "6-4"}, version).status_code == 303
+    assert looked_up == [table.key]

@@ -223,12 +223,15 @@ def redo_events(row: GameRow) -> list[Event]:
     return [event_from_json(r.kind, r.data) for r in _redo_rows(row)]
 
 
-def _loaded(row: GameRow, game: Game, kind: DoorKind, version: int) -> Loaded:
-    """The game as a page behind door ``kind`` gets it; behind the edit door with what a redo
-    would bring back (read only while the row says an undo may be redone)."""
+def _loaded(
+    row: GameRow, game: Game, kind: DoorKind, version: int, source: replayed.Replayed | None = None
+) -> Loaded:
+    """The game as a page behind door ``kind`` gets it (replayed from ``source`` when given);
+    behind the edit door with what a redo would bring back (read only while the row says an
+    undo may be redone)."""
     if kind != EDIT or not row.redoable:
-        return Loaded(row, game, kind, version)
-    return Loaded(row, game, kind, version, partial(redo_events, row))
+        return Loaded(row, game, kind, version, replayed=source)
+    return Loaded(row, game, kind, version, partial(redo_events, row), source)
 
 
 @dataclass(frozen=True)
@@ -365,7 +368,7 @@ def load(key: str, kind: str = EDIT) -> Loaded:
         raise NotFound(kind)
     row = find(key, door)
     found = _replayed(row)
-    return _loaded(row, found.game, door, found.version)
+    return _loaded(row, found.game, door, found.version, found)
 
 
 def list_games() -> list[GameRow]:
@@ -481,10 +484,11 @@ def _changing(edit_key: str, expected_version: int) -> Iterator[_Change]:
 
 
 def append(
-    edit_key: str, expected_version: int, events: Sequence[Event], row: GameRow | None = None
+    edit_key: str, expected_version: int, events: Sequence[Event], loaded: Loaded | None = None
 ) -> Loaded:
     """Apply ``events`` to the game at version ``expected_version`` and store them, all or
-    nothing. ``row`` is the game's row when the caller has just read it (else it is read).
+    nothing. ``loaded`` is the game as the caller has just read it (else it is read): its row,
+    and the replay it came from, so that an entry reads the game once.
 
     The commonest change, so it takes the short way: the referee applies the events to the
     game at ``expected_version`` *before* the write lock (a refusal takes no lock and writes
@@ -498,9 +502,9 @@ def append(
     known rows and the new ones, without reading anything back. The lock is held for two
     statements.
     """
-    if row is None:
-        row = find(edit_key)
-    known = _replayed(row)
+    row = find(edit_key) if loaded is None else loaded.row
+    source = None if loaded is None else loaded.replayed
+    known = source if source is not None and source.version == expected_version else _replayed(row)
     if known.version != expected_version:
         raise Stale(expected_version, known.version)
     game = known.game.fork()
@@ -555,7 +559,7 @@ def append(
     )
     kept = replayed.Replayed(expected_version + 1, game, known.rows + written)
     replayed.games.put(edit_key, kept)
-    return _loaded(row, game, EDIT, kept.version)
+    return _loaded(row, game, EDIT, kept.version, kept)
 
 
 _COUNT_CHANGE = (

@@ -13,6 +13,7 @@ from typing import Final, Literal, get_args
 
 from scorekeeper.rules import Event, Game
 from scorekeeper.web.data.models import GameRow
+from scorekeeper.web.data.replayed import Replayed
 
 DoorKind = Literal["games", "watch"]
 """A door to a game, as its URLs spell it (and the table's ``data-door`` shows it)."""
@@ -75,6 +76,9 @@ class Loaded:
     door_kind: DoorKind = EDIT
     version: int = 0
     read_redo: Callable[[], Sequence[Event]] | None = field(default=None, repr=False)
+    replayed: Replayed | None = field(default=None, repr=False, compare=False)
+    """What the game was replayed from (its stored rows at ``version``): an entry made on
+    this game goes on from it, instead of looking the game up a second time."""
 
     @cached_property
     def redo(self) -> Sequence[Event]:

@@ -86,7 +86,7 @@ def commit(
     game it is shown on is ``loaded`` itself when that is the version the page saw."""
     key = loaded.row.edit_key
     try:
-        after = games.append(key, version, events, loaded.row)
+        after = games.append(key, version, events, loaded)
     except NotFound:
         abort(404, description=NO_GAME)
     except Stale:
