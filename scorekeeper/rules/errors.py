@@ -19,9 +19,11 @@ The rule ids, in the order in which they are named when several apply:
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 from scorekeeper.rules.messages import Message, say
 
-RULE_IDS: tuple[str, ...] = (
+RuleId = Literal[
     "record",
     "game-over",
     "hand-over",
@@ -35,7 +37,9 @@ RULE_IDS: tuple[str, ...] = (
     "draw-empty",
     "pass-boneyard",
     "remaining",
-)
+]
+"""A rule a refusal cites, as RULES.md names it."""
+RULE_IDS: tuple[RuleId, ...] = get_args(RuleId)
 
 
 class Refusal(Exception):
@@ -45,9 +49,9 @@ class Refusal(Exception):
     ``message`` is the same in English, as the record and the replay output give it.
     """
 
-    rule: str
+    rule: RuleId
 
-    def __init__(self, rule: str, message: Message | str) -> None:
+    def __init__(self, rule: RuleId, message: Message | str) -> None:
         if rule not in RULE_IDS:
             raise ValueError(f"unknown rule id {rule!r}")
         said = message if isinstance(message, Message) else say(message)
@@ -72,7 +76,7 @@ class RecordRefusal(Refusal):
     """A refusal located in a game record: ``hand`` and ``event`` count from 1, or are None."""
 
     def __init__(
-        self, rule: str, message: Message | str, hand: int | None, event: int | None
+        self, rule: RuleId, message: Message | str, hand: int | None, event: int | None
     ) -> None:
         super().__init__(rule, message)
         self.hand = hand

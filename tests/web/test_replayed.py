@@ -17,6 +17,7 @@ from sqlalchemy import event, func, select
 from scorekeeper.rules import Event, Game, NewHand, Play, Refusal, Setup, tile
 from scorekeeper.rules.entering import CannotTurn, turnable_lead
 from scorekeeper.rules.simulate import play_game
+from scorekeeper.rules.stored import event_of
 from scorekeeper.web.data import games, replayed
 from scorekeeper.web.data.database import db
 from scorekeeper.web.data.models import EventRow, GameRow
@@ -37,7 +38,7 @@ def stored_game(edit_key: str) -> Game:
         .where(EventRow.game_id == row.id, EventRow.undone_at.is_(None))
         .order_by(EventRow.seq)
     ).all()
-    return Game(games.setup_of(row), [games.event_from_json(r.kind, r.data) for r in rows])
+    return Game(games.setup_of(row), [event_of(r.kind, r.data) for r in rows])
 
 
 def seen(game: Game) -> tuple[object, ...]:

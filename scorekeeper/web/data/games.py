@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import partial
-from typing import Any, Literal
+from typing import Any
 from typing import cast as typed
 
 from sqlalchemy import BigInteger, CursorResult, Table, Text, bindparam, cast, func, select, text
@@ -33,20 +33,15 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from scorekeeper.rules import (
-    Draw,
     Event,
     Game,
-    Held,
-    MalformedInput,
-    NewHand,
-    Pass,
     Play,
     Settle,
     Setup,
-    parse_tile,
 )
 from scorekeeper.rules.entering import CannotTurn, next_hand, redone, turnable_lead, undo_steps
 from scorekeeper.rules.messages import say
+from scorekeeper.rules.stored import event_of, stored_event
 from scorekeeper.web.data import replayed
 from scorekeeper.web.data.database import db
 from scorekeeper.web.data.loaded import EDIT, WATCH, DoorKind, Loaded, door_kind
@@ -69,57 +64,6 @@ class Stale(Exception):
         super().__init__(f"expected version {expected}, the game is at version {actual}")
         self.expected = expected
         self.actual = actual
-
-
-# -- events as JSON ---------------------------------------------------------------------
-
-StoredKind = Literal["play", "draw", "pass", "new_hand", "settle"]
-"""An event's kind as the event table stores it."""
-
-
-def event_to_json(event: Event) -> tuple[StoredKind, dict[str, Any]]:
-    """The stored kind and data of ``event``."""
-    if isinstance(event, Play):
-        return "play", {
-            "player": event.player,
-            "tile": str(event.tile),
-            "end": event.end,
-            "flipped": event.flipped,
-        }
-    if isinstance(event, Draw):
-        return "draw", {"player": event.player, "count": event.count}
-    if isinstance(event, Pass):
-        return "pass", {"player": event.player}
-    if isinstance(event, NewHand):
-        begun: dict[str, Any] = {"leader": event.leader}
-        if event.chosen is not None:
-            begun["chosen"] = event.chosen
-        return "new_hand", begun
-    remaining = {
-        str(seat): held if isinstance(held, int) else [str(t) for t in held]
-        for seat, held in sorted(event.remaining.items())
-    }
-    return "settle", {"remaining": remaining}
-
-
-def event_from_json(kind: str, data: dict[str, Any]) -> Event:
-    """The event stored as ``kind`` and ``data``."""
-    if kind == "play":
-        return Play(data["player"], parse_tile(data["tile"]), data["end"], data["flipped"])
-    if kind == "draw":
-        return Draw(data["player"], data["count"])
-    if kind == "pass":
-        return Pass(data["player"])
-    if kind == "new_hand":
-        return NewHand(data["leader"], data.get("chosen"))
-    if kind == "settle":
-        remaining: dict[int, Held] = {}
-        for seat, held in data["remaining"].items():
-            remaining[int(seat)] = (
-                held if isinstance(held, int) else tuple(parse_tile(t) for t in held)
-            )
-        return Settle(remaining)
-    raise MalformedInput(say("%(kind)s is not a stored event kind.", kind=repr(kind)))
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -171,7 +115,7 @@ def _fetch_rows(game_id: int, from_seq: int | None) -> tuple[int, list[replayed.
 def _replayed(row: GameRow) -> replayed.Replayed:
     """The game of ``row`` at its version: cached, caught up, or replayed (see replayed.py)."""
     found = replayed.current(
-        row.edit_key, row.id, setup_of(row), row.version or 0, _fetch_rows, event_from_json
+        row.edit_key, row.id, setup_of(row), row.version or 0, _fetch_rows, event_of
     )
     if found is None:
         raise NotFound(row.edit_key)
@@ -184,7 +128,7 @@ def replay(row: GameRow) -> Game:
     found = _fetch_rows(row.id, None)
     if found is None:
         raise NotFound(row.edit_key)
-    return replayed.replay_whole(setup_of(row), found[0], found[1], event_from_json).game
+    return replayed.replay_whole(setup_of(row), found[0], found[1], event_of).game
 
 
 def _keep(row: GameRow, known: replayed.Replayed, game: Game, version: int) -> replayed.Replayed:
@@ -220,7 +164,7 @@ def _redo_rows(row: GameRow) -> list[EventRow]:
 
 def redo_events(row: GameRow) -> list[Event]:
     """What the next redo brings back (nothing when redo is not offered)."""
-    return [event_from_json(r.kind, r.data) for r in _redo_rows(row)]
+    return [event_of(r.kind, r.data) for r in _redo_rows(row)]
 
 
 def _loaded(
@@ -294,7 +238,7 @@ def undone_events(row: GameRow, shown: range | None = None) -> list[Undone]:
     ).all()
     start = 0 if shown is None else shown.start
     return [
-        Undone(start + bisect_left(live, ident), event_from_json(kind, data), undone_at)
+        Undone(start + bisect_left(live, ident), event_of(kind, data), undone_at)
         for ident, kind, data, undone_at in undone
     ]
 
@@ -426,7 +370,19 @@ def _lock(edit_key: str) -> GameRow:
     return row
 
 
-def _cache(row: GameRow, game: Game, entered: bool = True) -> None:
+@contextmanager
+def _written() -> Iterator[None]:
+    """Commit what the body wrote, or roll it all back if anything fails: every change of a
+    game is all or nothing."""
+    try:
+        yield
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+
+
+def _count_change(row: GameRow, game: Game, entered: bool = True) -> None:
     """Count the change and note what the games list shows; an ``entered`` change (anything
     but an undo or a redo) ends what redo may bring back."""
     if entered:
@@ -469,17 +425,14 @@ def _changing(edit_key: str, expected_version: int) -> Iterator[_Change]:
     the body's game (``change.game``) with the change and commit, or roll everything back if
     anything fails. The cache learns the new game only once it is committed."""
     row = _lock(edit_key)
-    try:
+    with _written():
         _check_version(row, expected_version)
         change = _Change(row, _replayed(row))
         yield change
         assert change.game is not None, "a change sets the game it leads to"
         db.session.flush()
         change.kept = _keep(row, change.known, change.game, row.version)
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
+    assert change.kept is not None
     replayed.games.put(edit_key, change.kept)
 
 
@@ -516,7 +469,7 @@ def append(
     if follow is not None and events and isinstance(events[-1], Settle):
         game.push(follow)
         events.append(follow)
-    stored = [event_to_json(event) for event in events]
+    stored = [stored_event(event) for event in events]
     moment = _now()
     values = {
         "version": expected_version + 1,
@@ -613,7 +566,7 @@ def undo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
         row = change.row
         game = change.game = change.known.game.fork()
         undone = [game.pop() for _ in range(undo_steps(game))]
-        _cache(row, game, entered=False)
+        _count_change(row, game, entered=False)
         if undone:
             moment = _now()
             for stored in db.session.scalars(
@@ -642,12 +595,12 @@ def redo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
         first = len(change.known.game.events) + 1
         if not stored or [r.seq for r in stored] != list(range(first, first + len(stored))):
             raise NothingToRedo(NOTHING_TO_REDO)
-        events = [event_from_json(r.kind, r.data) for r in stored]
+        events = [event_of(r.kind, r.data) for r in stored]
         game = change.game = redone(change.known.game, events)
         for again in stored:
             again.undone_at = None
             again.undo_mark = None
-        _cache(row, game, entered=False)
+        _count_change(row, game, entered=False)
         row.redoable = max(0, (row.redoable or 0) - 1)
     return _loaded(row, game, EDIT, change.version), events
 
@@ -686,8 +639,8 @@ def turn_lead(edit_key: str, expected_version: int, west: int) -> Loaded:
         stored = db.session.scalars(
             select(EventRow).where(EventRow.game_id == row.id, _LIVE, EventRow.seq == index + 1)
         ).one()
-        stored.data = event_to_json(turned)[1]
-        _cache(row, game)
+        stored.data = stored_event(turned)[1]
+        _count_change(row, game)
     return _loaded(row, game, EDIT, change.version)
 
 
@@ -705,11 +658,11 @@ def create(
         partners=setup.partners,
         club_id=club_id,
     )
-    _cache(row, game)
+    _count_change(row, game)
     db.session.add(row)
     db.session.flush()
     for number, event in enumerate(game.events, 1):
-        kind, data = event_to_json(event)
+        kind, data = stored_event(event)
         db.session.add(EventRow(game_id=row.id, seq=number, kind=kind, data=data))
     version = row.version
     if commit:
@@ -731,7 +684,7 @@ def delete(edit_key: str) -> GameRow:
     undone for a while. A finished game is kept (CannotDelete): it is the record of a result.
     """
     row = _lock(edit_key)
-    try:
+    with _written():
         game = _replayed(row).game
         if game.phase == "over":
             raise CannotDelete(
@@ -742,10 +695,6 @@ def delete(edit_key: str) -> GameRow:
             )
         row.deleted_at = _now()
         row.version = (row.version or 0) + 1
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
     return row
 
 
@@ -762,13 +711,9 @@ def restore(edit_key: str, since: datetime) -> GameRow:
     row = _locked(query)
     if row is None:
         raise NotFound(edit_key)
-    try:
+    with _written():
         row.deleted_at = None
         row.version = (row.version or 0) + 1
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
     return row
 
 
@@ -785,16 +730,10 @@ def deleted_since(edit_keys: Sequence[str], since: datetime) -> list[GameRow]:
 def purge(before: datetime) -> int:
     """Remove for good the games deleted before ``before``, with their events; how many."""
     doomed = select(GameRow.id).where(GameRow.deleted_at < before)
-    db.session.rollback()
-    try:
-        if db.session.get_bind().dialect.name == "sqlite":
-            db.session.execute(text("BEGIN IMMEDIATE"))
+    begin_write()
+    with _written():
         ids = list(db.session.scalars(doomed).all())
         if ids:
             db.session.execute(sql_delete(EventRow).where(EventRow.game_id.in_(ids)))
             db.session.execute(sql_delete(GameRow).where(GameRow.id.in_(ids)))
-        db.session.commit()
-    except BaseException:
-        db.session.rollback()
-        raise
     return len(ids)

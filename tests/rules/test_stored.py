@@ -1,0 +1,41 @@
+"""Events as the database stores them: every event reads back as itself, through JSON."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from scorekeeper.rules import PRESETS, MalformedInput, NewHand, Play, Settle, Setup, tile
+from scorekeeper.rules.simulate import play_game
+from scorekeeper.rules.stored import event_of, stored_event
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_event_of_a_game_reads_back_as_itself(preset: str) -> None:
+    game = play_game(Setup.create(["Ann", "Bob", "Cy"], preset, {}, None), random.Random(7))
+    assert len(game.events) > 20
+    for event in game.events:
+        kind, data = stored_event(event)
+        assert event_of(kind, json.loads(json.dumps(data))) == event
+
+
+def test_the_stored_shape_is_fixed() -> None:
+    """Rows already in databases have this shape: it cannot change without a migration."""
+    assert stored_event(Play(1, tile(6, 4), "W", True)) == (
+        "play",
+        {"player": 1, "tile": "6-4", "end": "W", "flipped": True},
+    )
+    assert stored_event(NewHand(2, "draw")) == ("new_hand", {"leader": 2, "chosen": "draw"})
+    assert stored_event(NewHand(0)) == ("new_hand", {"leader": 0})
+    assert stored_event(Settle({1: 7, 0: (tile(2, 1),)})) == (
+        "settle",
+        {"remaining": {"0": ["2-1"], "1": 7}},
+    )
+
+
+def test_an_unknown_kind_is_refused_as_malformed() -> None:
+    with pytest.raises(MalformedInput) as refused:
+        event_of("shuffle", {})
+    assert refused.value.rule == "record"
