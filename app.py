@@ -9,6 +9,7 @@ import secrets
 import stat
 from collections.abc import Mapping
 from datetime import timedelta
+from functools import lru_cache
 from typing import Any
 
 from flask import Flask
@@ -97,9 +98,15 @@ def _private_sqlite_file(app: Flask) -> None:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, OWNER_ONLY))
 
 
+@lru_cache(maxsize=256)
+def _file_version(path: str, modified: float) -> str:
+    """A short hash of a static file's content as it was when last ``modified``."""
+    with open(path, "rb") as static_file:
+        return hashlib.sha256(static_file.read()).hexdigest()[:12]
+
+
 def _versioned_static(app: Flask) -> None:
     """Static URLs carry a hash of the file's content, so browsers may keep them a year."""
-    versions: dict[tuple[str, float], str] = {}
 
     @app.url_defaults
     def add_version(endpoint: str, values: dict[str, Any]) -> None:
@@ -107,13 +114,10 @@ def _versioned_static(app: Flask) -> None:
             return
         path = os.path.join(app.static_folder or "", values["filename"])
         try:
-            key = (path, os.path.getmtime(path))
+            modified = os.path.getmtime(path)
         except OSError:
             return
-        if key not in versions:
-            with open(path, "rb") as static_file:
-                versions[key] = hashlib.sha256(static_file.read()).hexdigest()[:12]
-        values["v"] = versions[key]
+        values["v"] = _file_version(path, modified)
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:

@@ -36,13 +36,12 @@ How it stays right, with several worker processes and on SQLite or PostgreSQL:
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.rules import Event, Game, Setup
+from scorekeeper.web.bounded import Bounded
 
 CAPACITY = 256
 """How many games a process keeps, the least recently used going first: a busy club's tables.
@@ -85,32 +84,19 @@ class ReplayedGames:
     """Each game's latest replay in this process, by edit key; safe across threads."""
 
     def __init__(self, capacity: int = CAPACITY) -> None:
-        self.capacity = capacity
-        self._entries: OrderedDict[str, Replayed] = OrderedDict()
-        self._lock = threading.Lock()
+        self._kept: Bounded[str, Replayed] = Bounded(capacity)
 
     def get(self, key: str) -> Replayed | None:
         """The cached replay of the game with edit key ``key``, of whatever version."""
-        with self._lock:
-            entry = self._entries.get(key)
-            if entry is not None:
-                self._entries.move_to_end(key)
-            return entry
+        return self._kept.get(key)
 
     def put(self, key: str, entry: Replayed) -> None:
         """Keep ``entry`` unless a newer version is kept already."""
-        with self._lock:
-            known = self._entries.get(key)
-            if known is None or known.version <= entry.version:
-                self._entries[key] = entry
-                self._entries.move_to_end(key)
-            while len(self._entries) > self.capacity:
-                self._entries.popitem(last=False)
+        self._kept.put(key, entry, replaces=lambda known: known.version <= entry.version)
 
     def clear(self) -> None:
         """Forget every game (tests; the next request replays from the database)."""
-        with self._lock:
-            self._entries.clear()
+        self._kept.clear()
 
 
 games = ReplayedGames()

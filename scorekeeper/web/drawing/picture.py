@@ -21,13 +21,12 @@ title, description and end names are said when read, in the reader's language.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Collection, Hashable
 from dataclasses import dataclass
 
 from scorekeeper.rules.layout import Layout, Placed
 from scorekeeper.rules.tiles import Tile
+from scorekeeper.web.bounded import Bounded
 from scorekeeper.web.drawing.tilenames import tile_spoken
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import ngettext
@@ -438,8 +437,7 @@ class _Table:
 _KEPT = 512
 """Scenes kept: a table page draws the layout its game has now, which the last entry's answer
 or another phone's page often drew already."""
-_scenes: OrderedDict[Hashable, Picture] = OrderedDict()
-_scenes_lock = threading.Lock()
+_scenes: Bounded[Hashable, Picture] = Bounded(_KEPT)
 
 
 def picture(layout: Layout, highlight: Collection[str] = ()) -> Picture:
@@ -448,18 +446,7 @@ def picture(layout: Layout, highlight: Collection[str] = ()) -> Picture:
     A scene depends on nothing but the layout's tiles and the ends highlighted, so the last
     few hundred are kept (a Picture is immutable) and a page drawing one again takes it.
     """
-    key = _scene_key(layout, highlight)
-    with _scenes_lock:
-        scene = _scenes.get(key)
-        if scene is not None:
-            _scenes.move_to_end(key)
-            return scene
-    scene = _draw(layout, highlight)
-    with _scenes_lock:
-        _scenes[key] = scene
-        while len(_scenes) > _KEPT:
-            _scenes.popitem(last=False)
-    return scene
+    return _scenes.kept(_scene_key(layout, highlight), lambda: _draw(layout, highlight))
 
 
 def _scene_key(layout: Layout, highlight: Collection[str]) -> Hashable:

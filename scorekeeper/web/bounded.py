@@ -1,0 +1,63 @@
+"""The one cache the site builds by hand: a bounded, thread-safe map that forgets the least
+recently used entry first.
+
+Where a value depends only on a function's arguments, ``functools.lru_cache`` keeps it; this is
+for the rest: a value kept under a key worked out from its inputs (a layout's scene), or one a
+caller puts in when it has it (a game just replayed, kept only if it is newer).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class Bounded(Generic[K, V]):
+    """At most ``capacity`` values by key; getting or putting one makes it the most recent."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._entries: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        """The value kept under ``key``, or None."""
+        with self._lock:
+            value = self._entries.get(key)
+            if value is not None:
+                self._entries.move_to_end(key)
+            return value
+
+    def put(self, key: K, value: V, replaces: Callable[[V], bool] | None = None) -> None:
+        """Keep ``value`` under ``key``; over a value already kept only if ``replaces(kept)``
+        says so (always, without it). The least recently used go past ``capacity``."""
+        with self._lock:
+            kept = self._entries.get(key)
+            if kept is None or replaces is None or replaces(kept):
+                self._entries[key] = value
+                self._entries.move_to_end(key)
+            while len(self._entries) > self.capacity:
+                self._entries.popitem(last=False)
+
+    def kept(self, key: K, make: Callable[[], V]) -> V:
+        """The value under ``key``, made by ``make()`` and kept the first time it is asked for
+        (made outside the lock: two threads may both make it, and either is right)."""
+        value = self.get(key)
+        if value is None:
+            value = make()
+            self.put(key, value)
+        return value
+
+    def clear(self) -> None:
+        """Forget everything kept."""
+        with self._lock:
+            self._entries.clear()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
