@@ -25,7 +25,7 @@ from typing import Literal, get_args
 from scorekeeper.rules.events import Draw, Event, Held, LeadWay, NewHand, Pass, Play, Settle
 from scorekeeper.rules.game import Game, Hand, Scored
 from scorekeeper.rules.layout import Layout, Placed
-from scorekeeper.rules.messages import Fact, Message, said_list, say, say_n
+from scorekeeper.rules.messages import Fact, Message, say, say_list, say_n
 from scorekeeper.rules.options import LeadRule
 from scorekeeper.rules.settlement import Settlement, round_to_five
 from scorekeeper.rules.wording import partnership, signed
@@ -578,7 +578,7 @@ def gain_step(game: Game, scored: Scored, before: int) -> Message | None:
 def _open_ends(layout: Layout) -> Message:
     return say(
         "The open ends were %(ends)s.",
-        ends=said_list([_shows(end.name, end.shows) for end in layout.ends()]),
+        ends=say_list([_shows(end.name, end.shows) for end in layout.ends()]),
     )
 
 
@@ -744,7 +744,7 @@ def _collector_line(game: Game, hand: Hand, s: Settlement) -> Message:
         return say(
             "The hand was blocked: %(players)s tie for the fewest pips (%(pips)s) and share the "
             "others' pips (%(rule)s).",
-            players=said_list(lowest),
+            players=say_list(lowest),
             pips=fewest,
             rule=_house("blocked_tie", "split"),
         )
@@ -752,7 +752,7 @@ def _collector_line(game: Game, hand: Hand, s: Settlement) -> Message:
         return say(
             "The hand was blocked: %(players)s tie for the fewest pips (%(pips)s): "
             "nobody collects.",
-            players=said_list(lowest),
+            players=say_list(lowest),
             pips=fewest,
         )
     return say(
@@ -791,7 +791,7 @@ def _collect_lines(game: Game, hand: Hand, event: Settle, s: Settlement) -> list
     own = s.pips[winner]
     facts: dict[str, Fact] = {
         "total": total,
-        "held": said_list([f"{game.players[seat]} {s.pips[seat]}" for seat in others]),
+        "held": say_list([f"{game.players[seat]} {s.pips[seat]}" for seat in others]),
         "player": name,
         "own": own,
         "collected": s.collected,
@@ -900,7 +900,7 @@ def _split_lines(game: Game, s: Settlement) -> list[Message]:
             "%(total)s / %(tied)s = %(share)s, rounded to the nearest five (a half up): "
             "%(rounded)s.",
             total=total,
-            held=said_list([f"{game.players[seat]} {s.pips[seat]}" for seat in others]),
+            held=say_list([f"{game.players[seat]} {s.pips[seat]}" for seat in others]),
             tied=k,
             share=total // k if total % k == 0 else f"{total / k:g}",
             rounded=s.share,
@@ -936,7 +936,7 @@ def _target_line(game: Game) -> Message:
         tied = [game.sides[side] for side, score in enumerate(scores) if score == best]
         return say(
             "%(sides)s tied at %(score)s (target %(target)s): another hand",
-            sides=said_list(tied),
+            sides=say_list(tied),
             score=best,
             target=target,
         )

@@ -23,7 +23,7 @@ from scorekeeper.rules.errors import IllegalEntry, MalformedInput
 from scorekeeper.rules.events import LEAD_WAYS, Draw, Event, NewHand, Pass, Play, Settle
 from scorekeeper.rules.gains import Voided, gets_in, play_gain, play_points, starts_in
 from scorekeeper.rules.layout import Layout, is_arm_name, not_an_end
-from scorekeeper.rules.messages import Fact, Listed, Message, said_list, say, say_n
+from scorekeeper.rules.messages import Fact, Listed, Message, say, say_list, say_n
 from scorekeeper.rules.settlement import Settlement, check_remaining, settle
 from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import Tile
@@ -749,13 +749,13 @@ class Game:
 
     @staticmethod
     def _ends_text(layout: Layout) -> Listed:
-        return said_list(
+        return say_list(
             [say("%(end)s shows %(pips)s", end=end.name, pips=end.shows) for end in layout.ends()]
         )
 
     @staticmethod
     def _ends_shown(layout: Layout, fits: list[str]) -> Listed:
-        return said_list(
+        return say_list(
             [
                 say("%(end)s (shows %(pips)s)", end=name, pips=layout.arms[name].value)
                 for name in fits

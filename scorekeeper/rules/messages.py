@@ -85,7 +85,7 @@ class Message:
     plural: str | None = None
 
     def __str__(self) -> str:
-        return self.say(ENGLISH)
+        return self.said_in(ENGLISH)
 
     def fact(self, name: str) -> Fact:
         """One fact by its name (KeyError when the message has none of that name)."""
@@ -94,7 +94,7 @@ class Message:
                 return value
         raise KeyError(name)
 
-    def say(self, language: Language) -> str:
+    def said_in(self, language: Language) -> str:
         """The message in ``language``, its facts said in the same language."""
         if self.plural is None:
             template = language.gettext(self.text)
@@ -116,7 +116,7 @@ def said(fact: Fact, language: Language) -> str:
     if type(fact) is int:
         return language.number(fact)
     if isinstance(fact, Message):
-        return fact.say(language)
+        return fact.said_in(language)
     if isinstance(fact, Listed):
         return language.listed([said(item, language) for item in fact.items])
     if isinstance(fact, bool):  # a bool is an int to Python; say it as the engine does
@@ -136,6 +136,6 @@ def say_n(singular: str, plural: str, count: int, /, **facts: Fact) -> Message:
     return Message(singular, (("count", count), *facts.items()), plural)
 
 
-def said_list(items: Sequence[Fact]) -> Listed:
+def say_list(items: Sequence[Fact]) -> Listed:
     """Facts to be said as a list ("Ann and Bob", "Ann och Bob")."""
     return Listed(tuple(items))

@@ -27,7 +27,7 @@ from typing import Literal
 from scorekeeper.rules.events import Draw, NewHand, Pass, Settle
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.layout import End
-from scorekeeper.rules.messages import Fact, Listed, Message, said_list, say
+from scorekeeper.rules.messages import Fact, Listed, Message, say, say_list
 from scorekeeper.rules.tiles import Tile
 
 Misplay = Literal["draw", "pass"]
@@ -65,9 +65,7 @@ def _hand_bounds(game: Game, hand_number: int) -> tuple[int, int] | None:
 
 
 def _fitted(ends: tuple[End, ...]) -> Listed:
-    return said_list(
-        [say("%(end)s (shows %(pips)s)", end=end.name, pips=end.shows) for end in ends]
-    )
+    return say_list([say("%(end)s (shows %(pips)s)", end=end.name, pips=end.shows) for end in ends])
 
 
 def _message(event: int, name: str, action: Misplay, tile: Tile, ends: tuple[End, ...]) -> Message:

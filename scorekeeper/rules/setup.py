@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from scorekeeper.rules.errors import MalformedInput
-from scorekeeper.rules.messages import said_list, say
+from scorekeeper.rules.messages import say, say_list
 from scorekeeper.rules.options import (
     OptionValue,
     Preset,
@@ -104,6 +104,6 @@ class Setup:
             say(
                 "%(given)s is not a player in this game; the players are %(players)s.",
                 given=repr(name),
-                players=said_list(self.players),
+                players=say_list(self.players),
             )
         )

@@ -8,13 +8,13 @@ Labels, descriptions and messages are said in the reader's language; WTForms' ow
 from __future__ import annotations
 
 from flask_babel import get_translations
-from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import Field
 from wtforms.validators import ValidationError
 
 from scorekeeper.rules.names import name_problem
-from scorekeeper.web.languages import say
+from scorekeeper.web.languages import lazy_gettext as _l
+from scorekeeper.web.languages import said
 
 WTFORMS_MESSAGES = (
     _l("This field is required."),
@@ -51,4 +51,4 @@ def plain_name(form: FlaskForm, field: Field) -> None:
     if field.data:
         problem = name_problem(field.data.strip())
         if problem is not None:
-            raise ValidationError(say(problem))
+            raise ValidationError(said(problem))

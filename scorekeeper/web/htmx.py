@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from flask import Flask, render_template, request
 from flask.globals import request_ctx
-from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.languages import lazy_gettext as _l
 
 Answer = tuple[str, int] | BaseResponse
 """What a view answers: a rendered page or fragment with its status, or a response (a

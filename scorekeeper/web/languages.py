@@ -3,9 +3,11 @@
 The language of a page is the ``lang`` cookie when it names one of :data:`LANGUAGES` (set by
 the switcher on every page, a plain link, so it works without JavaScript), else the best match
 for the browser's ``Accept-Language``, else English. Templates and views say their words with
-Flask-Babel's ``_``/``gettext``/``ngettext``; the referee's messages (refusals, explanations,
-settlement lines) arrive as :class:`~scorekeeper.rules.messages.Message` data and are said here
-with :func:`say`, in the same catalogs.
+this module's ``gettext``/``ngettext`` (``lazy_gettext``, imported as ``_l``, for words made at
+import; ``lazy_said`` for text worked out when shown); the referee's messages (refusals,
+explanations, settlement lines) arrive as :class:`~scorekeeper.rules.messages.Message` data,
+built with ``say``, and are made text here with :func:`said`, from the same catalogs. That is
+the site's one way of saying a word: nothing else imports Flask-Babel's own.
 
 The catalogs are ``scorekeeper/translations/<lang>/LC_MESSAGES/messages.po`` under version
 control (``make translations`` extracts the messages and updates them). They are compiled to
@@ -20,9 +22,10 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import cast
 from urllib.parse import urlencode
 
 from babel.lists import format_list
@@ -42,12 +45,13 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import Babel, force_locale, get_translations
+from flask_babel import Babel, LazyString, force_locale, get_translations
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers.response import Response as BaseResponse
 
-from scorekeeper.rules.messages import Listed, Message, said
+from scorekeeper.rules.messages import Listed, Message
+from scorekeeper.rules.messages import said as fact_said
 from scorekeeper.rules.wording import listed
 
 LANGUAGES: dict[str, str] = {"en": "English", "sv": "Svenska", "fil": "Filipino"}
@@ -149,6 +153,19 @@ def gettext(text: str, **values: object) -> str:
     return said % values if values else said
 
 
+def lazy_gettext(text: str, **values: object) -> str:
+    """``text`` said when it is shown, in the language of the page that shows it: for words
+    made once at import (form labels, notices kept in constants). Typed as the ``str`` it
+    behaves as."""
+    return cast(str, LazyString(gettext, text, **values))
+
+
+def lazy_said(words: Callable[[], str]) -> str:
+    """Text worked out by ``words()`` each time it is shown (a form's label made at import
+    from the referee's house-rule texts), typed as the ``str`` it behaves as."""
+    return cast(str, LazyString(words))
+
+
 def ngettext(singular: str, plural: str, num: int, **values: object) -> str:
     """The form of the text for ``num`` in this request's language (``%(num)d`` is ``num``)."""
     values.setdefault("num", num)
@@ -166,11 +183,11 @@ def number(value: int | float, code: str | None = None) -> str:
     return format_decimal(value, locale=code)
 
 
-def say(message: object) -> str:
-    """A referee's message in this request's language; anything else (plain or lazy text) as
-    the text it is."""
+def said(message: object) -> str:
+    """A referee's message as text in this request's language; anything else (plain or lazy
+    text) as the text it is. (The referee builds messages with ``say``; the site says them.)"""
     if isinstance(message, Message | Listed):
-        return said(message, _reader())
+        return fact_said(message, _reader())
     return str(message)
 
 
@@ -298,7 +315,7 @@ def compile_catalogs(into: str) -> str:
 
 
 def init_app(app: Flask) -> None:
-    """Speak the reader's language on every page; offer the switcher and ``say``."""
+    """Speak the reader's language on every page; offer the switcher and ``said``."""
     directory = compile_catalogs(os.path.join(app.instance_path, "translations"))
     app.config.setdefault("BABEL_TRANSLATION_DIRECTORIES", directory)
     babel.init_app(app, default_locale=DEFAULT, locale_selector=select_language)
@@ -311,7 +328,7 @@ def init_app(app: Flask) -> None:
         newstyle=True,
     )
     app.register_blueprint(bp)
-    app.add_template_filter(say, "say")
+    app.add_template_filter(said, "said")
     app.add_template_filter(versus, "versus")
     app.after_request(_vary)
 

@@ -15,7 +15,6 @@ from datetime import date, datetime
 from typing import Any, Literal
 
 from flask import Blueprint, Flask, Response, render_template, request, url_for
-from flask_babel import lazy_gettext as _l
 from markupsafe import Markup, escape
 
 from scorekeeper.rules import Draw, Event, Game, NewHand, Pass, Play, Settle
@@ -37,6 +36,7 @@ from scorekeeper.web.data.loaded import Door, Loaded
 from scorekeeper.web.drawing.charts import game_chart
 from scorekeeper.web.languages import LANGUAGES, ngettext
 from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.languages import lazy_gettext as _l
 
 bp = Blueprint("paper", __name__)
 
@@ -451,7 +451,7 @@ def sheet_as_csv(door: str, key: str) -> Response | tuple[str, int]:
         return _no_such_language()
     with in_language(code):
         # Headings in the page's language, cells as the engine writes them (English).
-        body = sheet_csv(score_sheet(loaded.game, played_on(loaded)), languages.say)
+        body = sheet_csv(score_sheet(loaded.game, played_on(loaded)), languages.said)
     response = Response(body, mimetype="text/csv")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="{download_name(loaded.row)}-sheet.csv"'

@@ -57,14 +57,14 @@ def test_a_plays_count_and_points_are_facts_of_its_total() -> None:
     assert total.text == "total %(count)s, a multiple of five: +%(points)s"
     assert (total.fact("count"), total.fact("points")) == (15, 15)
     assert str(total) == "total 15, a multiple of five: +15"
-    assert total.say(Fake()) == "summa [15], femtal: +[15]"
+    assert total.said_in(Fake()) == "summa [15], femtal: +[15]"
 
 
 def test_a_summary_says_its_nested_messages_in_the_same_language() -> None:
     game = game_of(alternate([("6-6", None), ("6-3", "W")]))
     summary = explain_all(game)[-1].summary
     assert str(summary) == "Bob played 6-3 on W: W 3 + E 12 = 15, Bob +15."
-    assert summary.say(Fake()) == "Bob lade 6-3 på W — W 3 + E 12 = [15] — Bob +[15]"
+    assert summary.said_in(Fake()) == "Bob lade 6-3 på W — W 3 + E 12 = [15] — Bob +[15]"
 
 
 def test_a_settlement_line_carries_the_pips_the_rounding_and_the_change() -> None:
@@ -73,7 +73,7 @@ def test_a_settlement_line_carries_the_pips_the_rounding_and_the_change() -> Non
     line = next(line for line in settled.lines if str(line).startswith("Bob holds"))
     assert str(line) == "Bob holds 13, rounds to 15: -15"
     assert (line.fact("pips"), line.fact("rounded"), line.fact("change")) == (13, 15, "-15")
-    assert line.say(Fake()) == "Bob: [13] ≈ [15] ⇒ -15"
+    assert line.said_in(Fake()) == "Bob: [13] ≈ [15] ⇒ -15"
 
 
 def test_a_referee_note_lists_the_ends_in_the_language() -> None:
@@ -82,14 +82,14 @@ def test_a_referee_note_lists_the_ends_in_the_language() -> None:
     note = referee_notes(game_of(data), 1)[0]
     assert str(note.message).endswith("which fitted W (shows 6) and E (shows 6).")
     assert note.message.fact("event") == 2
-    assert note.message.say(Fake()).endswith("which fitted W=[6] + E=[6].")
+    assert note.message.said_in(Fake()).endswith("which fitted W=[6] + E=[6].")
 
 
 def test_the_sheet_says_its_words_and_keeps_its_data() -> None:
     sheet = score_sheet(game_of(duo_domino()))
     assert str(sheet.rows[0].ended) == "Ann dominoed"
     english = sheet_csv(sheet).splitlines()
-    fake = sheet_csv(sheet, lambda message: message.say(Fake())).splitlines()
+    fake = sheet_csv(sheet, lambda message: message.said_in(Fake())).splitlines()
     assert (
         english[0]
         == "hand,leader,result,Ann plays,Ann settlement,Ann total,Bob plays,Bob settlement,Bob total"

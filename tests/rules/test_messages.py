@@ -124,7 +124,7 @@ def test_a_match_refusal_carries_the_tile_the_end_and_what_would_fit() -> None:
     )
     assert str(said) == refusal.message
     # Another language words the same facts its own way, nested messages and numbers too.
-    assert said.say(Fake()) == "MATCH E/6-2 (Bob), E=[4]; fits W=[6]"
+    assert said.said_in(Fake()) == "MATCH E/6-2 (Bob), E=[4]; fits W=[6]"
 
 
 def test_the_ends_a_tile_fits_are_listed_as_the_language_lists() -> None:
@@ -134,7 +134,9 @@ def test_the_ends_a_tile_fits_are_listed_as_the_language_lists() -> None:
     assert refusal.message == (
         "Bob's 6-3 fits W (shows 6) and E (shows 6): name the end to play it on."
     )
-    assert refusal.said.say(Fake()) == ("Bob's 6-3 fits W=[6] + E=[6]: name the end to play it on.")
+    assert refusal.said.said_in(Fake()) == (
+        "Bob's 6-3 fits W=[6] + E=[6]: name the end to play it on."
+    )
 
 
 def test_counts_choose_the_words_by_the_language_s_plural_rules() -> None:
@@ -143,7 +145,7 @@ def test_counts_choose_the_words_by_the_language_s_plural_rules() -> None:
     assert many.rule == "draw-empty"
     assert many.message == "Bob cannot draw 11 tiles: only 10 tiles can be drawn; draw at most 10."
     assert many.said.fact("count") == 11
-    assert many.said.say(Fake()) == "MANY([11]) Bob: left [10] / max [10]"
+    assert many.said.said_in(Fake()) == "MANY([11]) Bob: left [10] / max [10]"
 
 
 def test_a_refusal_says_every_word_through_its_templates() -> None:
@@ -158,11 +160,11 @@ def test_a_refusal_says_every_word_through_its_templates() -> None:
         _refused(game, Draw(1, 11)),  # more than the boneyard gives
     ]
     for refusal in refusals:
-        shouted = refusal.said.say(Shout())
+        shouted = refusal.said.said_in(Shout())
         for name in ("Ann", "Bob"):
             shouted = shouted.replace(name, "")
         assert not re.search("[a-z]", shouted), (refusal.message, shouted)
-        assert refusal.said.say(Shout()) != refusal.message
+        assert refusal.said.said_in(Shout()) != refusal.message
 
 
 def test_a_record_refusal_carries_the_same_message_as_live_entry() -> None:
@@ -176,7 +178,7 @@ def test_a_record_refusal_carries_the_same_message_as_live_entry() -> None:
     assert refusal.as_json()["message"] == refusal.message == str(refusal.said)
     assert refusal.message == expected["error"]["message"]
     assert (refusal.said.fact("tile"), refusal.said.fact("end")) == ("5-2", "E")
-    assert refusal.said.say(Fake()) == "MATCH E/5-2 (Ann), E=[6]; It fits no open end."
+    assert refusal.said.said_in(Fake()) == "MATCH E/5-2 (Ann), E=[6]; It fits no open end."
 
 
 def test_other_words_of_the_referee_are_messages_too() -> None:
@@ -187,14 +189,14 @@ def test_other_words_of_the_referee_are_messages_too() -> None:
         str(caught.value)
         == "The lead 5-5 is a double: it shows 5 both ways, so there is nothing to turn."
     )
-    assert caught.value.said.say(Fake()) == "DOUBLE 5-5/[5]"
+    assert caught.value.said.said_in(Fake()) == "DOUBLE 5-5/[5]"
     with pytest.raises(Refusal) as held:
         parse_held("Ann", "six")
     assert held.value.said.fact("given") == "six"
     problem = name_problem("A" * 41)
     assert problem is not None and problem.fact("length") == 41
     get_in = HOUSE_RULES_BY_NAME["get_in"]
-    assert get_in.value_texts["15"].say(Fake()) == "IN AT [15]"
+    assert get_in.value_texts["15"].said_in(Fake()) == "IN AT [15]"
     assert str(get_in.value_texts["15"]) == (
         "a side scores nothing until one of its plays scores 15 or more"
     )

@@ -11,12 +11,11 @@ import io
 import json
 from collections.abc import Sequence
 
-from flask_babel import lazy_gettext as _l
-
 from scorekeeper.rules.record import write_record
 from scorekeeper.rules.sheet import safe_cell, score_sheet
 from scorekeeper.web.data import games
 from scorekeeper.web.data.models import GameRow
+from scorekeeper.web.languages import lazy_gettext as _l
 
 CSV_COLUMNS = (
     _l("game"),

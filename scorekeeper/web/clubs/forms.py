@@ -6,7 +6,6 @@ at import); WTForms' own messages come from the site's catalogs (:class:`SiteFor
 
 from __future__ import annotations
 
-from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileField
 from wtforms import IntegerField, StringField, TextAreaField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange
@@ -14,6 +13,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange
 from scorekeeper.rules.names import MAX_NAME
 from scorekeeper.web.data.clubs import MAX_CLUB_NAME
 from scorekeeper.web.forms import SiteForm, plain_name
+from scorekeeper.web.languages import lazy_gettext as _l
 
 TOO_LONG = _l("Field cannot be longer than %(max)d characters.")
 TOO_SMALL = _l("Number must be at least %(min)s.")

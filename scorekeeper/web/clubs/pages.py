@@ -24,7 +24,6 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import lazy_gettext as _l
 from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.rules.messages import say
@@ -64,6 +63,7 @@ from scorekeeper.web.data.loaded import EDIT
 from scorekeeper.web.data.models import KEY_PATTERN, ClubRow
 from scorekeeper.web.drawing.charts import wins_chart
 from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.languages import lazy_gettext as _l
 from scorekeeper.web.languages import ngettext
 from scorekeeper.web.routes import route
 from scorekeeper.web.table import new_game_page
@@ -260,7 +260,7 @@ def import_games(key: str) -> Answer:
     except BatchProblem as problem:
         return render_template("clubs/import.html", batch=problem, **context), 422
     except RosterProblem as problem:
-        problem_said = languages.say(problem.said)
+        problem_said = languages.said(problem.said)
         return render_template("clubs/import.html", problem=problem_said, **context), 422
     for row in rows:
         remember(row, EDIT)
@@ -291,7 +291,7 @@ def file_game(key: str) -> Answer:
     except NotFound:
         flash(_("No game has that edit link (a watch link cannot move a game). Nothing changed."))
     except RosterProblem as problem:
-        flash(_unchanged(languages.say(problem.said)))
+        flash(_unchanged(languages.said(problem.said)))
     else:
         players = languages.said_list(list(row.players))
         flash(_("Added %(players)s to %(club)s.", players=players, club=door.club.name))
@@ -343,7 +343,7 @@ def rename(key: str) -> Answer:
     try:
         old, new, games = clubs.rename(door.club, form.player.data or 0, form.name.data or "")
     except RosterProblem as problem:
-        return _players_page(door, 422, _unchanged(languages.say(problem.said)))
+        return _players_page(door, 422, _unchanged(languages.said(problem.said)))
     flash(
         ngettext(
             "Renamed %(old)s to %(new)s (%(num)d game).",
@@ -366,7 +366,7 @@ def merge(key: str) -> Answer:
     try:
         source, target, games = clubs.merge(door.club, form.source.data or 0, form.target.data or 0)
     except RosterProblem as problem:
-        return _players_page(door, 422, languages.say(problem.said))
+        return _players_page(door, 422, languages.said(problem.said))
     flash(
         ngettext(
             "Merged %(source)s into %(target)s (%(num)d game).",

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, abort, session, url_for
-from flask_babel import lazy_gettext as _l
 from werkzeug.routing import BaseConverter
 
 from scorekeeper.web.data import clubs, games
@@ -19,6 +18,7 @@ from scorekeeper.web.data.clubs import ClubNotFound
 from scorekeeper.web.data.games import NotFound
 from scorekeeper.web.data.loaded import EDIT, WATCH, Door, Loaded
 from scorekeeper.web.data.models import KEY_PATTERN, GameRow
+from scorekeeper.web.languages import lazy_gettext as _l
 
 NO_GAME = _l("There is no game at this link. Check that the link was copied whole.")
 DOORS = f"<any({EDIT}, {WATCH}):door>"

@@ -145,10 +145,10 @@ TEMPLATE_GLOBALS = {
     "tile_spoken": tile_spoken,
     "end_text": end_text,
     "end_play_text": end_play_text,
-    "say": languages.say,
+    "said": languages.said,
 }
 """What ``templates/_dominoes.html`` (and the tiles of the table's tray) call, by the names
-they call them; ``say`` says a picture's words, the referee's messages or plain text."""
+they call them; ``said`` says a picture's words, the referee's messages or plain text."""
 
 
 def init_app(app: Flask) -> None:

@@ -6,9 +6,8 @@ readers; one table of names serves them all.
 
 from __future__ import annotations
 
-from flask_babel import lazy_gettext as _l
-
 from scorekeeper.rules.tiles import Tile
+from scorekeeper.web.languages import lazy_gettext as _l
 
 _NUMBERS = (_l("blank"), _l("one"), _l("two"), _l("three"), _l("four"), _l("five"), _l("six"))
 """The numbers of a tile's halves as players say them ("six-four"), by number."""

@@ -14,7 +14,6 @@ import sys
 
 from flask import Flask, render_template, request
 from flask.globals import request_ctx
-from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import exc as sql_errors
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
@@ -23,6 +22,7 @@ from scorekeeper.web.data.database import db
 from scorekeeper.web.data.doors import NO_GAME, hides_key
 from scorekeeper.web.data.loaded import WATCH
 from scorekeeper.web.htmx import TITLES, ErrorAnswer, is_htmx, render_error
+from scorekeeper.web.languages import lazy_gettext as _l
 from scorekeeper.web.routes import requested
 
 EXPLANATIONS = {

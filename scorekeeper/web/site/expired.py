@@ -15,7 +15,6 @@ the new-game form with what was typed in it. Other forms get the "expired" page.
 from __future__ import annotations
 
 from flask import Flask, render_template
-from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import CSRFError
 
 from scorekeeper.web.data import games
@@ -23,6 +22,7 @@ from scorekeeper.web.data.doors import remember
 from scorekeeper.web.data.games import NotFound
 from scorekeeper.web.data.loaded import EDIT
 from scorekeeper.web.htmx import is_htmx
+from scorekeeper.web.languages import lazy_gettext as _l
 from scorekeeper.web.routes import requested
 from scorekeeper.web.site import errors
 from scorekeeper.web.table import NewGameForm, render_table, table_view

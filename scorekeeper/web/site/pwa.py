@@ -16,10 +16,10 @@ import json
 import re
 
 from flask import Blueprint, Flask, Response, current_app, render_template, url_for
-from flask_babel import lazy_gettext as _l
 from flask_wtf.csrf import generate_csrf
 
 from scorekeeper.web import languages
+from scorekeeper.web.languages import lazy_gettext as _l
 
 bp = Blueprint("pwa", __name__)
 

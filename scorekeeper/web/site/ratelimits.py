@@ -19,13 +19,13 @@ from collections.abc import Callable
 
 from flask import Flask, current_app, request
 from flask.wrappers import Response
-from flask_babel import lazy_gettext as _l
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from limits import parse_many
 
 from scorekeeper.web import languages
 from scorekeeper.web.htmx import render_error
 from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.languages import lazy_gettext as _l
 from scorekeeper.web.languages import ngettext
 from scorekeeper.web.routes import Route, keyed_prefixes, route_of
 

@@ -20,8 +20,9 @@ from datetime import UTC, datetime
 
 from flask import Flask, Response, abort, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
-from flask_babel import lazy_gettext as _l
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from scorekeeper.web.languages import lazy_gettext as _l
 
 CONTENT_SECURITY_POLICY = "; ".join(
     (

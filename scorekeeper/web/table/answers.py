@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import cast
 
 from flask import abort, flash, get_flashed_messages, redirect, render_template, url_for
-from flask_babel import lazy_gettext as _l
 
 from scorekeeper.rules import Event, Refusal
 from scorekeeper.rules.messages import Message
@@ -21,6 +20,7 @@ from scorekeeper.web.data.doors import NO_GAME, load_or_404
 from scorekeeper.web.data.games import NotFound, Stale
 from scorekeeper.web.data.loaded import EDIT, Loaded
 from scorekeeper.web.htmx import Answer, is_htmx, page_or_fragment
+from scorekeeper.web.languages import lazy_gettext as _l
 from scorekeeper.web.table.view import Refused, TableView, Where, table_view
 
 STALE = _l("The table had changed: nothing was entered. This is the table as it is now.")
@@ -38,8 +38,8 @@ def why_text(error: Exception) -> str:
     has one, else its message)."""
     message = getattr(error, "said", None)
     if isinstance(message, Message):
-        return languages.say(message)
-    return languages.say(error.args[0]) if error.args else str(error)
+        return languages.said(message)
+    return languages.said(error.args[0]) if error.args else str(error)
 
 
 def load_table(key: str) -> Loaded:

@@ -27,7 +27,7 @@ from flask import (
 from flask.cli import with_appcontext
 from werkzeug.wrappers import Response
 
-from scorekeeper.rules.messages import said_list, say
+from scorekeeper.rules.messages import say, say_list
 from scorekeeper.web import languages
 from scorekeeper.web.data import games
 from scorekeeper.web.data.doors import NO_GAME, load_or_404, remember, remembered
@@ -105,11 +105,11 @@ def delete(key: str) -> Response | tuple[str, int]:
         return confirm(key)[0], 409
     games.purge(now() - undo_window())
     flash(
-        languages.say(
+        languages.said(
             say(
                 "Deleted: %(players)s. Undo it below within %(minutes)s minutes; "
                 "after that it is gone for good.",
-                players=said_list(list(row.players)),
+                players=say_list(list(row.players)),
                 minutes=_minutes(),
             )
         )
@@ -132,10 +132,10 @@ def restore(key: str) -> Response | tuple[str, int, dict[str, str]]:
         return render_error(404, too_late)
     remember(row, EDIT)
     flash(
-        languages.say(
+        languages.said(
             say(
                 "Restored: %(players)s. Both its links work again.",
-                players=said_list(list(row.players)),
+                players=say_list(list(row.players)),
             )
         )
     )

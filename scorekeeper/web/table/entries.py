@@ -29,7 +29,7 @@ from scorekeeper.rules import (
     tile,
 )
 from scorekeeper.rules.entering import CannotTurn, lead_winner
-from scorekeeper.rules.messages import said_list, say
+from scorekeeper.rules.messages import say, say_list
 from scorekeeper.web import languages
 from scorekeeper.web.data import games
 from scorekeeper.web.data.doors import NO_GAME, remember
@@ -183,7 +183,7 @@ def undo(key: str) -> Answer:
     except Stale:
         return render_table(table_view(load_table(key), notice=STALE, notice_kind="stale"), 409)
     if undone and label:
-        notice = _("Undone: %(entry)s.", entry=languages.say(label))
+        notice = _("Undone: %(entry)s.", entry=languages.said(label))
     else:
         notice = _("There is nothing to undo.")
     return done(after, notice)
@@ -212,7 +212,7 @@ def redo(key: str) -> Answer:
     except Refusal as refusal:
         return refuse(load_table(key), refusal, "undo")
     label = undo_label(after.game)
-    notice = _("Redone: %(entry)s.", entry=languages.say(label)) if redone and label else None
+    notice = _("Redone: %(entry)s.", entry=languages.said(label)) if redone and label else None
     return done(after, notice, entered=True)
 
 
@@ -308,11 +308,11 @@ def _draw_for_lead(loaded: Loaded, form: LeadForm) -> Answer:
     leader, tied = lead_winner(drawn)
     if leader is None:
         best = drawn[tied[0]].pips
-        notice = languages.say(
+        notice = languages.said(
             say(
                 "%(players)s tie with %(pips)s pips: "
                 "they draw again (put the tiles back and shuffle).",
-                players=said_list([game.players[s] for s in tied]),
+                players=say_list([game.players[s] for s in tied]),
                 pips=best,
             )
         )

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
-from typing import TypeVar, cast
+from typing import TypeVar
 
-from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
@@ -36,32 +34,14 @@ from scorekeeper.rules.options import (
 )
 from scorekeeper.web.forms import SiteForm, plain_name
 from scorekeeper.web.languages import gettext as _
-from scorekeeper.web.languages import say
+from scorekeeper.web.languages import lazy_gettext as _l
+from scorekeeper.web.languages import lazy_said, said
 
 LEADER_CHOICES = [
     SelectChoice("random", _l("At random: the app picks by lot")),
     SelectChoice("draw", _l("Draw for lead: each player draws a tile, the highest leads")),
     SelectChoice("table", _l("Choose the leader at the table: tap who leads")),
 ]
-
-
-class _Said:
-    """Words said when a page is made, in its reader's language (a form's label, made at
-    import, from the referee's house-rule texts); it is the ``str`` it becomes."""
-
-    def __init__(self, words: Callable[[], str]) -> None:
-        self._words = words
-
-    def __str__(self) -> str:
-        return self._words()
-
-    def __repr__(self) -> str:
-        return f"_Said({self._words()!r})"
-
-
-def _said(words: Callable[[], str]) -> str:
-    """``words`` said lazily, typed as the str it behaves as (like ``lazy_gettext``)."""
-    return cast(str, _Said(words))
 
 
 _T = TypeVar("_T")
@@ -127,22 +107,22 @@ class LeadForm(EntryForm):
 
 def _value_words(rule: HouseRule, value: str) -> str:
     """A value of ``rule`` as the record spells it, with its plain words in this language."""
-    return f"{value}: {say(rule.value_texts.get(value, value))}"
+    return f"{value}: {said(rule.value_texts.get(value, value))}"
 
 
 def _title(rule: HouseRule) -> str:
-    return _said(lambda: say(rule.title))
+    return lazy_said(lambda: said(rule.title))
 
 
 def _text(rule: HouseRule) -> str:
-    return _said(lambda: say(rule.text))
+    return lazy_said(lambda: said(rule.text))
 
 
 def _chosen(name: str) -> SelectField:
     """The field of house rule ``name``, one of its values: each shown with its plain words."""
     rule = HOUSE_RULES_BY_NAME[name]
     choices = [
-        SelectChoice(value, _said(partial(_value_words, rule, value))) for value in rule.choices
+        SelectChoice(value, lazy_said(partial(_value_words, rule, value))) for value in rule.choices
     ]
     return SelectField(_title(rule), description=_text(rule), choices=choices)
 
@@ -164,7 +144,7 @@ def _number_chosen(name: str) -> SelectField:
     """The field of house rule ``name``, one of a few whole numbers."""
     rule = HOUSE_RULES_BY_NAME[name]
     choices = [
-        SelectChoice(n, _said(partial(_value_words, rule, str(n)))) for n in rule.number_choices
+        SelectChoice(n, lazy_said(partial(_value_words, rule, str(n)))) for n in rule.number_choices
     ]
     return SelectField(_title(rule), description=_text(rule), choices=choices, coerce=int)
 
@@ -182,7 +162,7 @@ def _seat(label: str) -> StringField:
 
 
 def _preset_title(preset: Preset) -> str:
-    return say(PRESET_TITLES[preset])
+    return said(PRESET_TITLES[preset])
 
 
 class NewGameForm(SiteForm):
@@ -194,7 +174,7 @@ class NewGameForm(SiteForm):
     player4 = _seat(_l("Seat 4"))
     preset = SelectField(
         _l("Preset"),
-        choices=[SelectChoice(p, _said(partial(_preset_title, p))) for p in PRESETS],
+        choices=[SelectChoice(p, lazy_said(partial(_preset_title, p))) for p in PRESETS],
         default=PRESETS[0],
     )
     partners = BooleanField(_l("Partners: seats 1 and 3 against seats 2 and 4 (4 players)"))

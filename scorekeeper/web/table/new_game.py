@@ -146,7 +146,7 @@ def new_game_page(club: ClubRow | None) -> Answer:
             names_given, preset, _options(form, preset, players), _partners(form, preset, players)
         )
     except Refusal as refusal:
-        return _new_game_refused(form, languages.say(refusal.said))
+        return _new_game_refused(form, languages.said(refusal.said))
     events: list[Event] = []
     if form.leader.data == "random":
         events.append(NewHand(_rng.randrange(len(setup.players)), "lot"))

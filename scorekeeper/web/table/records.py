@@ -16,7 +16,7 @@ from flask import (
 from scorekeeper.rules import (
     RecordRefusal,
 )
-from scorekeeper.rules.messages import said_list, say
+from scorekeeper.rules.messages import say, say_list
 from scorekeeper.rules.record import load_record, write_record
 from scorekeeper.web import languages
 from scorekeeper.web.data import games
@@ -71,5 +71,5 @@ def import_game() -> Answer:
         return render_template("import.html", form=form, refusal=refusal), 422
     loaded = games.create(game.setup, game.events)
     remember(loaded.row, EDIT)
-    flash(languages.say(say("Imported: %(players)s.", players=said_list(list(game.players)))))
+    flash(languages.said(say("Imported: %(players)s.", players=say_list(list(game.players)))))
     return redirect(url_for("games.table", key=loaded.row.edit_key), code=303)

@@ -7,15 +7,15 @@ from __future__ import annotations
 import random
 
 from flask import Blueprint, flash, redirect, url_for
-from flask_babel import lazy_gettext as _l
 
 from scorekeeper.rules import Event, NewHand
-from scorekeeper.rules.messages import said_list, say
+from scorekeeper.rules.messages import say, say_list
 from scorekeeper.web import languages
 from scorekeeper.web.data import games
 from scorekeeper.web.data.doors import load_or_404, remember
 from scorekeeper.web.data.loaded import EDIT
 from scorekeeper.web.htmx import Answer
+from scorekeeper.web.languages import lazy_gettext as _l
 from scorekeeper.web.routes import route
 from scorekeeper.web.table.answers import render_table
 from scorekeeper.web.table.view import table_view
@@ -44,7 +44,7 @@ def rematch(key: str) -> Answer:
         news = say(
             "Rematch: %(players)s in the same seats, with the same house rules; "
             "each player draws a tile for the lead: the highest leads.",
-            players=said_list(players),
+            players=say_list(players),
         )
         lead = "draw"
     else:
@@ -53,11 +53,11 @@ def rematch(key: str) -> Answer:
         news = say(
             "Rematch: %(players)s in the same seats, with the same house rules; "
             "%(leader)s leads hand 1, chosen by lot.",
-            players=said_list(players),
+            players=say_list(players),
             leader=players[leader],
         )
     again = games.create(setup, events, club_id=loaded.row.club_id)  # a club's stays in it
     remember(again.row, EDIT)
-    flash(languages.say(news))
+    flash(languages.said(news))
     # url_for leaves out a value of None: the table opens the draw for the lead only then.
     return redirect(url_for("games.table", key=again.row.edit_key, lead=lead), code=303)

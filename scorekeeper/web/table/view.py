@@ -25,7 +25,7 @@ from scorekeeper.rules import (
     Tile,
 )
 from scorekeeper.rules.entering import CannotTurn, redone, turnable_lead, undo_steps
-from scorekeeper.rules.messages import Fact, Message, said_list, say
+from scorekeeper.rules.messages import Fact, Message, say, say_list
 from scorekeeper.rules.wording import partnership, signed
 from scorekeeper.web import languages
 from scorekeeper.web.data.loaded import Door, Loaded
@@ -168,7 +168,7 @@ class TableView:
         notice = self.notice
         if notice is None:
             return None
-        return languages.say(notice) if isinstance(notice, Message) else str(notice)
+        return languages.said(notice) if isinstance(notice, Message) else str(notice)
 
     @property
     def editable(self) -> bool:
@@ -625,7 +625,7 @@ def settlement_lines(game: Game, hand: Hand) -> list[str]:
         lines.append(_("Nobody collects: the fewest pips are tied"))
         return lines
     side = game.side_of(collector)
-    others = said_list([p for seat, p in enumerate(players) if game.side_of(seat) != side])
+    others = say_list([p for seat, p in enumerate(players) if game.side_of(seat) != side])
     own = settlement.pips[collector]
     points = settlement.changes[side]
     facts: dict[str, Fact] = {
@@ -662,7 +662,7 @@ def settlement_lines(game: Game, hand: Hand) -> list[str]:
         )
     if settlement.bonus_in_fives:
         collects = say("%(line)s (in fives)", line=collects)
-    line = languages.say(collects)
+    line = languages.said(collects)
     lines.append(line)
     return lines
 
