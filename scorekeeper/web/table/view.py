@@ -481,10 +481,7 @@ class TableView:
     @property
     def title(self) -> str:
         """The page's title: the sides, "Ann v Bob", and whether it is only watched."""
-        sides = self.game.sides
-        text = sides[0] if sides else ""
-        for side in sides[1:]:
-            text = _("%(sides)s v %(side)s", sides=text, side=side)
+        text = languages.versus(self.game.sides)
         return text if self.editable else _("%(game)s (watching)", game=text)
 
 
