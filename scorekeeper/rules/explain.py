@@ -128,24 +128,6 @@ def _explain_pushing(replayed: Game, events: list[Event]) -> list[Explanation]:
     return explanations
 
 
-def explain_last_play(game: Game) -> Message:
-    """The compact line the table shows after the last play: "W 3 + E 12 = 15: Ann +15".
-
-    Open ends of a spinner that are still empty are left out; a lone lead reads
-    "6-4 alone = 10: Ann +10". Raises ValueError when nothing has been played yet.
-    """
-    index = max((i for i, e in enumerate(game.events) if isinstance(e, Play)), default=None)
-    if index is None:
-        raise ValueError("nothing has been played in this game yet")
-    hand = game.hand
-    if hand is not None and index == _last_play_index_of_current_hand(game):
-        return _compact(game, hand, len(hand.plays) - 1)
-    replayed = Game(game.setup, game.events[: index + 1])
-    current = replayed.hand
-    assert current is not None
-    return _compact(replayed, current, len(current.plays) - 1)
-
-
 def _next_event_number(game: Game) -> int:
     """The hand-relative number the next play, draw or pass of the current hand gets."""
     hand = game.hand
@@ -160,14 +142,88 @@ def _next_event_number(game: Game) -> int:
     return number
 
 
-def _last_play_index_of_current_hand(game: Game) -> int | None:
-    for i in range(len(game.events) - 1, -1, -1):
-        event = game.events[i]
-        if isinstance(event, NewHand):
-            return None
-        if isinstance(event, Play):
-            return i
-    return None
+def count_line(game: Game, hand: Hand) -> str:
+    """The count after the hand's last play and its points, as the table shows it under the
+    layout: "W 3 + E 12 = 15: Ann +15". Every open end is named, an empty spinner arm as 0
+    (the log's summary of the same play names only the ends with a tile: :func:`explain`)."""
+    last = hand.plays[-1]
+    shares = hand.layout.contributions()
+    line = " + ".join(f"{arm} {pips}" for arm, _tip, pips in shares) + f" = {last.count}"
+    if last.points:
+        line += f": {game.players[last.player]} +{last.points}"
+    return line
+
+
+def settled_lines(game: Game, hand: Hand) -> list[Message]:
+    """The settled hand as the table sums it up, a line a player: "Bob holds 13, rounds to
+    15: -15", or who collects what (the log's :func:`explain` gives every step)."""
+    settlement = hand.settlement
+    assert settlement is not None
+    players = game.players
+    lines: list[Message] = []
+    if settlement.method == "deduct-own":
+        for seat, name in enumerate(players):
+            if seat == hand.went_out:
+                lines.append(say("%(player)s dominoed: 0", player=name))
+                continue
+            pips, rounded = settlement.pips[seat], settlement.rounded[seat]
+            lines.append(
+                say(
+                    "%(player)s holds %(pips)s, rounds to %(rounded)s: %(points)s",
+                    player=name,
+                    pips=pips,
+                    rounded=rounded,
+                    points=signed(-rounded),
+                )
+            )
+        return lines
+    collector = settlement.collector
+    for seat, name in enumerate(players):
+        if seat != collector:
+            lines.append(say("%(player)s holds %(pips)s", player=name, pips=settlement.pips[seat]))
+    if collector is None:
+        lines.append(say("Nobody collects: the fewest pips are tied"))
+        return lines
+    side = game.side_of(collector)
+    others = say_list([p for seat, p in enumerate(players) if game.side_of(seat) != side])
+    own = settlement.pips[collector]
+    points = settlement.changes[side]
+    facts: dict[str, Fact] = {
+        "player": players[collector],
+        "collected": settlement.collected,
+        "others": others,
+        "own": own,
+        "rounded": points * 5 if settlement.bonus_in_fives else points,
+        "points": signed(points),
+    }
+    if hand.result == "domino" and own:
+        collects = say(
+            "%(player)s dominoed: collects %(collected)s from %(others)s less own %(own)s, "
+            "rounds to %(rounded)s: %(points)s",
+            **facts,
+        )
+    elif hand.result == "domino":
+        collects = say(
+            "%(player)s dominoed: collects %(collected)s from %(others)s, "
+            "rounds to %(rounded)s: %(points)s",
+            **facts,
+        )
+    elif own:
+        collects = say(
+            "%(player)s holds the fewest pips (%(own)s): collects %(collected)s from "
+            "%(others)s less own %(own)s, rounds to %(rounded)s: %(points)s",
+            **facts,
+        )
+    else:
+        collects = say(
+            "%(player)s holds the fewest pips (%(own)s): collects %(collected)s from "
+            "%(others)s, rounds to %(rounded)s: %(points)s",
+            **facts,
+        )
+    if settlement.bonus_in_fives:
+        collects = say("%(line)s (in fives)", line=collects)
+    lines.append(collects)
+    return lines
 
 
 # -- dispatch ----------------------------------------------------------------------------------
@@ -426,20 +482,6 @@ def _compact_parts(layout: Layout) -> Message:
         return say("%(tile)s alone = %(value)s", tile=str(lead.tile), value=value)
     parts = " + ".join(f"{name} {value}" for name, tip, value in shares if tip is not None)
     return say("%(ends)s = %(count)s", ends=parts, count=layout.count())
-
-
-def _compact(game: Game, hand: Hand, play_number: int) -> Message:
-    """The compact line for play ``play_number`` (from 0) of ``hand``, its last play so far."""
-    scored = hand.plays[play_number]
-    count = _compact_parts(hand.layout)
-    if not scored.points:
-        return count
-    return say(
-        "%(count)s: %(player)s +%(points)s",
-        count=count,
-        player=game.players[scored.player],
-        points=scored.points,
-    )
 
 
 def _spelled(play: Play) -> str:

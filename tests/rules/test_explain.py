@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.rules.events import Play
-from scorekeeper.rules.explain import explain, explain_all, explain_last_play
+from scorekeeper.rules.explain import explain, explain_all
 from scorekeeper.rules.game import Game, Setup
 from scorekeeper.rules.options import PRESETS
 from scorekeeper.rules.simulate import play_game
@@ -32,7 +32,7 @@ from tests.rules.helpers import (
     quad_domino,
     record,
 )
-from tests.support.referee import event_position
+from tests.support.referee import event_position, explain_last_play
 
 
 def alternate_game(moves: list[Move], options: dict[str, Any] | None = None) -> Game:

@@ -7,7 +7,10 @@ what a player would check at the table.
 
 from __future__ import annotations
 
-from scorekeeper.rules import Event, Game, NewHand, Settle, Tile
+from scorekeeper.rules import Event, Game, NewHand, Play, Settle, Tile
+from scorekeeper.rules.explain import _compact_parts
+from scorekeeper.rules.game import Hand
+from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.notes import Note, referee_notes
 
 NUMBER_WORDS = ("blank", "one", "two", "three", "four", "five", "six")
@@ -50,3 +53,48 @@ def event_position(game: Game, index: int) -> tuple[int, int | None]:
             number += 1
     last = game.events[index]
     return hand, None if isinstance(last, (NewHand, Settle)) else number
+
+
+def explain_last_play(game: Game) -> Message:
+    """The compact line the table shows after the last play: "W 3 + E 12 = 15: Ann +15".
+
+    Open ends of a spinner that are still empty are left out; a lone lead reads
+    "6-4 alone = 10: Ann +10". Raises ValueError when nothing has been played yet.
+    """
+    index = max((i for i, e in enumerate(game.events) if isinstance(e, Play)), default=None)
+    if index is None:
+        raise ValueError("nothing has been played in this game yet")
+    hand = game.hand
+    if hand is not None and index == _last_play_index_of_current_hand(game):
+        return _compact(game, hand, len(hand.plays) - 1)
+    replayed = Game(game.setup, game.events[: index + 1])
+    current = replayed.hand
+    assert current is not None
+    return _compact(replayed, current, len(current.plays) - 1)
+
+
+def _last_play_index_of_current_hand(game: Game) -> int | None:
+    for i in range(len(game.events) - 1, -1, -1):
+        event = game.events[i]
+        if isinstance(event, NewHand):
+            return None
+        if isinstance(event, Play):
+            return i
+    return None
+
+
+# -- the table's short lines ----------------------------------------------------------------
+
+
+def _compact(game: Game, hand: Hand, play_number: int) -> Message:
+    """The compact line for play ``play_number`` (from 0) of ``hand``, its last play so far."""
+    scored = hand.plays[play_number]
+    count = _compact_parts(hand.layout)
+    if not scored.points:
+        return count
+    return say(
+        "%(count)s: %(player)s +%(points)s",
+        count=count,
+        player=game.players[scored.player],
+        points=scored.points,
+    )

@@ -25,7 +25,8 @@ from scorekeeper.rules import (
     Tile,
 )
 from scorekeeper.rules.entering import CannotTurn, redone, turnable_lead, undo_steps
-from scorekeeper.rules.messages import Fact, Message, say, say_list
+from scorekeeper.rules.explain import count_line, settled_lines
+from scorekeeper.rules.messages import Message
 from scorekeeper.rules.wording import partnership, signed
 from scorekeeper.web import languages
 from scorekeeper.web.data.loaded import Door, Loaded
@@ -296,7 +297,7 @@ class TableView:
         hand = self.hand
         if hand is None or not hand.plays or self.phase == "lead":
             return None
-        return play_line(self.game, hand)
+        return count_line(self.game, hand)
 
     @property
     def last_play_text(self) -> str | None:
@@ -384,7 +385,11 @@ class TableView:
     def settlement_lines(self) -> list[str]:
         """The settlement of the last settled hand, one line per player."""
         hand = self.last_settled
-        return [] if hand is None else settlement_lines(self.game, hand)
+        return (
+            []
+            if hand is None
+            else [languages.said(line) for line in settled_lines(self.game, hand)]
+        )
 
     # -- choosing the leader ------------------------------------------------------------
 
@@ -511,16 +516,6 @@ def redo_label(loaded: Loaded) -> str | None:
 # -- sentences -----------------------------------------------------------------------------
 
 
-def play_line(game: Game, hand: Hand) -> str:
-    """The count after the hand's last play and its points: "W 3 + E 12 = 15: Ann +15"."""
-    last = hand.plays[-1]
-    shares = hand.layout.contributions()
-    line = " + ".join(f"{arm} {pips}" for arm, _tip, pips in shares) + f" = {last.count}"
-    if last.points:
-        line += f": {game.players[last.player]} +{last.points}"
-    return line
-
-
 def describe_play(game: Game, play: Play, end: str | None) -> str:
     """ "Ann's 6-4 on W", or "Ann's lead 6-4"."""
     name = game.players[play.player]
@@ -590,78 +585,6 @@ def hand_ending(game: Game, hand: Hand) -> str:
     if hand.result == "won":
         return _("Won during play")
     return _("In play")
-
-
-def settlement_lines(game: Game, hand: Hand) -> list[str]:
-    """One line per player: "Bob holds 13, rounds to 15: -15" or who collects what."""
-    settlement = hand.settlement
-    assert settlement is not None
-    players = game.players
-    lines: list[str] = []
-    if settlement.method == "deduct-own":
-        for seat, name in enumerate(players):
-            if seat == hand.went_out:
-                lines.append(_("%(player)s dominoed: 0", player=name))
-                continue
-            pips, rounded = settlement.pips[seat], settlement.rounded[seat]
-            lines.append(
-                _(
-                    "%(player)s holds %(pips)s, rounds to %(rounded)s: %(points)s",
-                    player=name,
-                    pips=pips,
-                    rounded=rounded,
-                    points=signed(-rounded),
-                )
-            )
-        return lines
-    collector = settlement.collector
-    for seat, name in enumerate(players):
-        if seat != collector:
-            lines.append(_("%(player)s holds %(pips)s", player=name, pips=settlement.pips[seat]))
-    if collector is None:
-        lines.append(_("Nobody collects: the fewest pips are tied"))
-        return lines
-    side = game.side_of(collector)
-    others = say_list([p for seat, p in enumerate(players) if game.side_of(seat) != side])
-    own = settlement.pips[collector]
-    points = settlement.changes[side]
-    facts: dict[str, Fact] = {
-        "player": players[collector],
-        "collected": settlement.collected,
-        "others": others,
-        "own": own,
-        "rounded": points * 5 if settlement.bonus_in_fives else points,
-        "points": signed(points),
-    }
-    if hand.result == "domino" and own:
-        collects = say(
-            "%(player)s dominoed: collects %(collected)s from %(others)s less own %(own)s, "
-            "rounds to %(rounded)s: %(points)s",
-            **facts,
-        )
-    elif hand.result == "domino":
-        collects = say(
-            "%(player)s dominoed: collects %(collected)s from %(others)s, "
-            "rounds to %(rounded)s: %(points)s",
-            **facts,
-        )
-    elif own:
-        collects = say(
-            "%(player)s holds the fewest pips (%(own)s): collects %(collected)s from "
-            "%(others)s less own %(own)s, rounds to %(rounded)s: %(points)s",
-            **facts,
-        )
-    else:
-        collects = say(
-            "%(player)s holds the fewest pips (%(own)s): collects %(collected)s from "
-            "%(others)s, rounds to %(rounded)s: %(points)s",
-            **facts,
-        )
-    if settlement.bonus_in_fives:
-        collects = say("%(line)s (in fives)", line=collects)
-    line = languages.said(collects)
-    lines.append(line)
-    return lines
 
 
 def hand_summaries(game: Game) -> list[HandSummary]:
