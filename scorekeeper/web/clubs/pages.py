@@ -24,7 +24,6 @@ from flask import (
     request,
     url_for,
 )
-from werkzeug.wrappers import Response as BaseResponse
 
 from scorekeeper.rules.messages import say
 from scorekeeper.rules.standings import (
@@ -62,6 +61,7 @@ from scorekeeper.web.data.games import NotFound
 from scorekeeper.web.data.loaded import EDIT
 from scorekeeper.web.data.models import KEY_PATTERN, ClubRow
 from scorekeeper.web.drawing.charts import wins_chart
+from scorekeeper.web.htmx import Answer
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import lazy_gettext as _l
 from scorekeeper.web.languages import ngettext
@@ -75,8 +75,6 @@ SHOWN_GAMES = 50
 NO_CLUB = _l("There is no club at this link. Check that the link was copied whole.")
 INCOMPLETE = _l("The form was incomplete or out of date: nothing was changed.")
 _GAME_KEY = re.compile(rf"(?:^|/games/)({KEY_PATTERN})(?:[/?#]|$)")
-
-Answer = tuple[str, int] | BaseResponse
 
 
 def club_or_404(key: str, kind: ClubDoorKind = CLUB_EDIT) -> ClubDoor:

@@ -21,7 +21,7 @@ from scorekeeper.web.data import games
 from scorekeeper.web.data.doors import remember
 from scorekeeper.web.data.games import NotFound
 from scorekeeper.web.data.loaded import EDIT
-from scorekeeper.web.htmx import is_htmx
+from scorekeeper.web.htmx import ErrorAnswer, is_htmx
 from scorekeeper.web.languages import lazy_gettext as _l
 from scorekeeper.web.routes import requested
 from scorekeeper.web.site import errors
@@ -38,10 +38,8 @@ EXPIRED_FORM = _l(
     "here: press Start the game again."
 )
 
-Answer = tuple[str, int] | tuple[str, int, dict[str, str]]
 
-
-def _table_again(key: str) -> Answer | None:
+def _table_again(key: str) -> tuple[str, int] | None:
     try:
         loaded = games.load(key, EDIT)
     except NotFound:
@@ -50,13 +48,13 @@ def _table_again(key: str) -> Answer | None:
     return render_table(table_view(loaded, notice=EXPIRED_ENTRY, notice_kind="stale"), 400)
 
 
-def _new_game_again() -> Answer:
+def _new_game_again() -> tuple[str, int]:
     form = NewGameForm()
     template = "_new_game_form.html" if is_htmx() else "new_game.html"
     return render_template(template, form=form, expired=EXPIRED_FORM), 400
 
 
-def recover(error: CSRFError) -> Answer:
+def recover(error: CSRFError) -> tuple[str, int] | ErrorAnswer:
     """A POST whose CSRF token was refused: the page again with a fresh token, or "expired"."""
     route, values = requested()
     key = values.get("key")
