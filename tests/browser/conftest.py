@@ -7,6 +7,7 @@ Without Chromium these tests are skipped with a note on how to install it, excep
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -52,17 +53,48 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     }
 
 
-@pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+def _served(database: Path) -> LiveServer:
     """The app, CSRF on as in production, on a new SQLite file migrated to the latest schema."""
-    with LiveServer(
-        migrated_app(tmp_path / "browser.sqlite", TESTING=True, RATELIMIT_ENTRIES=ROBOT_ENTRIES)
-    ) as server:
+    return LiveServer(migrated_app(database, TESTING=True, RATELIMIT_ENTRIES=ROBOT_ENTRIES))
+
+
+@pytest.fixture(scope="session")
+def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """One server for all the tests of this process (of each xdist worker) that ``live_server``
+    serves: starting a server on a new database for each of hundreds of tests took a good part
+    of their time. Each test starts its own games, with their own secret keys, and reads only
+    those; a test that changes the whole server asks for its own (``fresh_server``)."""
+    with _served(tmp_path_factory.mktemp("shared") / "browser.sqlite") as server:
         yield server
+
+
+@pytest.fixture
+def live_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[LiveServer]:
+    """The app, CSRF on as in production, on a SQLite database migrated to the latest schema,
+    with the rate limits counted from zero as on a server just started.
+
+    The server is shared with the other tests of this process, unless the test is marked
+    ``fresh_server``: then it is a new one on a new database, for this test alone (one that
+    stops the server, or changes every game in the database)."""
+    if request.node.get_closest_marker("fresh_server"):
+        with _served(tmp_path / "browser.sqlite") as server:
+            yield server
+        return
+    server: LiveServer = request.getfixturevalue("shared_server")
+    for limiter in server.app.extensions.get("limiter", ()):
+        limiter.reset()  # what the tests before this one sent counts for nothing
+    yield server
 
 
 class Offline:
     """Records every request that would leave this machine, and stops it."""
+
+    MAYBE_LEAVING = re.compile(
+        r"^(?!(?:data:|blob:|about:|https?://(?:127\.0\.0\.1|localhost)(?::\d+)?(?:[/?#]|$)))"
+    )
+    """The requests :meth:`route` is given: all but those to this machine, which reach the
+    server without a detour through the test (every page, stylesheet, script and htmx
+    request would otherwise wait for Python to let it through)."""
 
     def __init__(self) -> None:
         self.escaped: list[str] = []
@@ -80,7 +112,7 @@ class Offline:
 def _page(browser: Browser, options: dict[str, Any]) -> Iterator[Page]:
     context = browser.new_context(**options)
     offline = Offline()
-    context.route("**/*", offline.route)
+    context.route(Offline.MAYBE_LEAVING, offline.route)
     policy = PolicyWatch(context)
     context.add_init_script(HTMX_TRAIL)
     page = context.new_page()

@@ -78,6 +78,7 @@ def test_service_worker_registers_for_the_whole_site(live_server: LiveServer, ph
     assert worker_scope(phone) == live_server.url + "/"
 
 
+@pytest.mark.fresh_server("the test stops the server")
 def test_a_page_that_cannot_be_loaded_shows_the_offline_page(
     live_server: LiveServer, phone: Page
 ) -> None:

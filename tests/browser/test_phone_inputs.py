@@ -139,6 +139,7 @@ def set_times(server: LiveServer, when: datetime) -> None:
         db.session.commit()
 
 
+@pytest.mark.fresh_server("set_times changes every game in the database")
 @pytest.mark.parametrize(
     ("zone", "day", "clock", "long_day"),
     [

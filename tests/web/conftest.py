@@ -1,5 +1,9 @@
 """Fixtures for the web layer: an app on a fresh database migrated to the latest schema, its
-test client and CLI runner, and a factory of apps with settings of their own."""
+test client and CLI runner, and a factory of apps with settings of their own.
+
+A fresh SQLite database is a copy of one the migrations made once per process
+(``tests.support.server.migrated_database``); another database named by
+``SCOREKEEPER_TEST_DATABASE_URL`` is emptied and migrated for every test."""
 
 from __future__ import annotations
 
@@ -14,7 +18,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 
 from app import create_app
 from scorekeeper.web.data.database import db
-from tests.support.server import migrated_app
+from tests.support.server import migrated_app, migrated_database
 from tests.web.database import OTHER_DATABASE, database_uri, empty
 
 
@@ -24,6 +28,8 @@ def app(tmp_path: Path) -> Iterator[Flask]:
 
     Rate limits are off: these tests enter whole games far faster than any table could
     (test_security.py runs its own apps with the limits on)."""
+    if not OTHER_DATABASE:
+        migrated_database(tmp_path / "test.sqlite")
     app = create_app(
         {
             "TESTING": True,
@@ -33,10 +39,10 @@ def app(tmp_path: Path) -> Iterator[Flask]:
             "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path / "test.sqlite"),
         }
     )
-    with app.app_context():
-        if OTHER_DATABASE:
+    if OTHER_DATABASE:
+        with app.app_context():
             empty(db.engine)
-        flask_migrate.upgrade()
+            flask_migrate.upgrade()
     yield app
     with app.app_context():
         db.session.remove()
