@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench screenshots install translations
+.PHONY: run test check lint bench screenshots install translations
 
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
@@ -24,14 +24,26 @@ run: $(STAMP)
 	$(VENV)/bin/flask --app app db upgrade
 	$(VENV)/bin/flask --app app serve --host $(HOST) --port $(PORT)
 
-## Install, lint, type-check and run every test
-test: $(STAMP)
-	@command -v chromium >/dev/null || echo "Note: Chromium is missing, so the browser tests will be skipped. Install it with: sudo apt-get install chromium"
+# pytest-xdist's worker processes: one per core; `make test WORKERS=0` runs every test in one
+# process, one after another, as plain `pytest` does.
+WORKERS ?= auto
+PYTEST_JOBS := -n $(WORKERS) --dist worksteal
+
+## Lint and type-check: ruff (lint and format), mypy, and the Flask-WTF/Flask-Babel stubs
+lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	MYPYPATH=typings $(PY) -m mypy.stubtest flask_wtf flask_babel --ignore-missing-stub
-	$(VENV)/bin/pytest
+
+## Install, lint, type-check and run every test, in a process per core
+test: lint
+	@command -v chromium >/dev/null || echo "Note: Chromium is missing, so the browser tests will be skipped. Install it with: sudo apt-get install chromium"
+	$(VENV)/bin/pytest $(PYTEST_JOBS)
+
+## The quick loop while editing: lint, type-check, and the rules and web tests (no browser)
+check: lint
+	$(VENV)/bin/pytest $(PYTEST_JOBS) -p no:playwright --ignore=tests/browser
 
 ## Run every benchmark in bench/ (replay speed, tap latency, page weight, live poll, club load); figures, not tests
 bench: $(STAMP)
