@@ -46,6 +46,7 @@ from flask import (
     url_for,
 )
 from flask_babel import Babel, LazyString, force_locale, get_translations
+from markupsafe import escape
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers.response import Response as BaseResponse
@@ -160,10 +161,19 @@ def lazy_gettext(text: str, **values: object) -> str:
     return cast(str, LazyString(gettext, text, **values))
 
 
+class _LazyText(LazyString):
+    """Lazy text that a page escapes like any other text (Flask-Babel's lazy strings pass
+    into a page as they are, as markup)."""
+
+    def __html__(self) -> str:
+        return str(escape(str(self)))
+
+
 def lazy_said(words: Callable[[], str]) -> str:
     """Text worked out by ``words()`` each time it is shown (a form's label made at import
-    from the referee's house-rule texts), typed as the ``str`` it behaves as."""
-    return cast(str, LazyString(words))
+    from the referee's house-rule texts), escaped in a page as text is; typed as the ``str``
+    it behaves as."""
+    return cast(str, _LazyText(words))
 
 
 def ngettext(singular: str, plural: str, num: int, **values: object) -> str:
