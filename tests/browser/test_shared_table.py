@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 import zxingcpp
 from PIL import Image
 from playwright.sync_api import Page, expect
@@ -28,6 +29,7 @@ def watch_link(page: Page) -> str:
     return page.locator("#watch-link").input_value()
 
 
+@pytest.mark.alone
 def test_a_play_on_the_edit_page_shows_on_the_watch_page_within_2_seconds(
     live_server: LiveServer, phone: Page, second_phone: Page
 ) -> None:
@@ -50,6 +52,7 @@ def test_a_play_on_the_edit_page_shows_on_the_watch_page_within_2_seconds(
     expect(second_phone.locator('[data-side-score="Bob"]')).to_have_text("0")
 
 
+@pytest.mark.alone
 def test_a_second_scorekeeper_keeps_a_picked_tile_and_the_scroll_position(
     live_server: LiveServer, phone: Page, second_phone: Page
 ) -> None:
@@ -79,6 +82,7 @@ def test_a_second_scorekeeper_keeps_a_picked_tile_and_the_scroll_position(
     )
 
 
+@pytest.mark.alone
 def test_a_live_update_keeps_ticked_held_tiles_and_typed_pips(
     live_server: LiveServer, phone: Page, second_phone: Page
 ) -> None:
@@ -162,6 +166,7 @@ def test_an_entry_from_a_page_that_fell_behind_is_refused_as_stale(
     expect(second.table).to_have_attribute("data-seq", str(first.seq))
 
 
+@pytest.mark.alone
 def test_the_board_on_a_wall_screen_follows_the_game(
     live_server: LiveServer, phone: Page, wall: Page
 ) -> None:
@@ -238,6 +243,7 @@ def test_my_games_lists_what_this_phone_opened_and_forgets_on_request(
     expect(phone.locator(".my-game")).to_have_count(1)
 
 
+@pytest.mark.alone
 def test_a_deleted_game_stops_its_watchers_polling(
     live_server: LiveServer, phone: Page, second_phone: Page
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, Route, expect
 
 from scorekeeper.rules import Game, NewHand, Play, Setup, tile
@@ -150,6 +151,7 @@ def test_without_javascript_the_end_buttons_below_do_the_job(
     expect(phone_no_js.locator('g.table-tile[data-tile="3-0"]')).to_have_attribute("data-arm", "W")
 
 
+@pytest.mark.alone
 def test_a_live_update_keeps_the_picture_buttons(
     live_server: LiveServer, phone: Page, second_phone: Page
 ) -> None:
@@ -172,6 +174,7 @@ def test_a_live_update_keeps_the_picture_buttons(
     expect(second_phone.locator('g.table-tile[data-tile="5-1"]')).to_have_attribute("data-arm", "W")
 
 
+@pytest.mark.alone
 def test_the_lead_can_be_turned_round(
     live_server: LiveServer, phone: Page, second_phone: Page
 ) -> None:

@@ -1,0 +1,54 @@
+"""What every test shares: under pytest-xdist (``make test`` runs a process per core), a test
+marked ``alone`` runs while no other test does.
+
+Such a test holds the app to a time (a page following the game shows an entry within 2 s); with
+the other processes busy in their own browsers at the same moment, it measured the load of the
+machine more than the app. Its process waits until the others have finished the test they are
+in and they wait for it, through two lock files every process of the run opens (a process that
+wants to run alone takes the door first, so that the others cannot keep it waiting).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import tempfile
+from collections.abc import Generator
+from pathlib import Path
+
+import pytest
+
+
+def _locks(config: pytest.Config) -> Path | None:
+    """The folder of the run's lock files, shared by its processes; None outside xdist."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return None
+    basetemp = config.option.basetemp  # xdist gives each process <the run's basetemp>/popen-gwN
+    if basetemp:
+        return Path(basetemp).parent
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID", "run")
+    folder = Path(tempfile.gettempdir()) / f"scorekeeper-tests-{run}"
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None]:
+    """Run the test (its setup, call and teardown) alone if it is marked so, else alongside
+    the other processes' tests, but never while one of them runs alone."""
+    folder = _locks(item.config)
+    if folder is None:
+        return (yield)
+    alone = item.get_closest_marker("alone") is not None
+    with open(folder / "alone.door", "a") as door, open(folder / "alone.room", "a") as room:
+        fcntl.flock(door, fcntl.LOCK_EX)
+        if alone:
+            fcntl.flock(room, fcntl.LOCK_EX)
+        else:
+            fcntl.flock(room, fcntl.LOCK_SH)
+            fcntl.flock(door, fcntl.LOCK_UN)
+        try:
+            return (yield)
+        finally:
+            fcntl.flock(room, fcntl.LOCK_UN)
+            fcntl.flock(door, fcntl.LOCK_UN)
