@@ -6,6 +6,7 @@ Without Chromium these tests are skipped with a note on how to install it, excep
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 from collections.abc import Callable, Iterator
@@ -120,87 +121,166 @@ class Offline:
             self.escaped.append(url)
 
 
-def _page(browser: Browser, options: dict[str, Any]) -> Iterator[Page]:
-    context = browser.new_context(**options)
-    offline = Offline()
-    context.on("requestfailed", offline.failed)
-    policy = PolicyWatch(context)
-    context.add_init_script(HTMX_TRAIL)
-    page = context.new_page()
-    yield page
-    context.close()
-    assert not offline.escaped, f"requests left the machine: {offline.escaped}"
-    assert not policy.violations, "Content-Security-Policy violations:\n" + "\n".join(
-        policy.violations
-    )
+class Watched:
+    """A browser context whose pages are watched: the requests that tried to leave this machine
+    and the Content-Security-Policy violations of every page in it."""
+
+    def __init__(self, browser: Browser, options: dict[str, Any]) -> None:
+        self.context = browser.new_context(**options)
+        self.offline = Offline()
+        self.context.on("requestfailed", self.offline.failed)
+        self.policy = PolicyWatch(self.context)
+        self.context.add_init_script(HTMX_TRAIL)
+
+    def problems(self) -> list[str]:
+        """What its pages did wrong since the last call (which forgets it)."""
+        found = []
+        if self.offline.escaped:
+            found.append(f"requests left the machine: {self.offline.escaped}")
+        if self.policy.violations:
+            found.append(
+                "Content-Security-Policy violations:\n" + "\n".join(self.policy.violations)
+            )
+        self.offline.escaped.clear()
+        self.policy.violations.clear()
+        return found
+
+
+class Contexts:
+    """The browser contexts of this process, lent to one test at a time and kept for the next.
+
+    A new context for each test started a renderer and fetched every stylesheet and script
+    again: about 0.75 s of CPU a test. A context lent again has had its pages closed and the
+    shared server's cookies, storage, service worker and permissions wiped (``give_back``);
+    its HTTP cache stays, as a phone's does (the static files' addresses carry their hash). A
+    test on a server of its own (``fresh_server``), or marked ``fresh_context``, gets contexts
+    of its own, closed after it."""
+
+    def __init__(self, browser: Browser, origin: str) -> None:
+        self.browser = browser
+        self.origin = origin
+        self.idle: dict[str, list[Watched]] = {}
+
+    def take(self, options: dict[str, Any]) -> Watched:
+        """A context with these options that no test is using."""
+        kept = self.idle.get(_key(options))
+        return kept.pop() if kept else Watched(self.browser, options)
+
+    def give_back(self, watched: Watched, options: dict[str, Any]) -> None:
+        """Wipe what the test left in the context and keep it for the next test that asks for
+        these options; a context that cannot be wiped is closed."""
+        context = watched.context
+        try:
+            pages = list(context.pages)
+            blank = context.new_page()
+            for page in pages:
+                page.close()
+            session = context.new_cdp_session(blank)
+            session.send(
+                "Storage.clearDataForOrigin", {"origin": self.origin, "storageTypes": "all"}
+            )
+            session.detach()
+            blank.close()
+            context.clear_cookies()
+            context.clear_permissions()
+            context.set_offline(False)
+            context.unroute_all(behavior="ignoreErrors")
+        except Exception:
+            context.close()
+            raise
+        self.idle.setdefault(_key(options), []).append(watched)
+
+    def close(self) -> None:
+        for kept in self.idle.values():
+            for watched in kept:
+                watched.context.close()
+        self.idle.clear()
+
+
+def _key(options: dict[str, Any]) -> str:
+    return json.dumps(options, sort_keys=True)
+
+
+@pytest.fixture(scope="session")
+def contexts(browser: Browser, shared_server: LiveServer) -> Iterator[Contexts]:
+    """This process's browser contexts, lent to its tests (see :class:`Contexts`)."""
+    kept = Contexts(browser, shared_server.url)
+    yield kept
+    kept.close()
 
 
 @pytest.fixture
-def phone(browser: Browser) -> Iterator[Page]:
-    """A 360x640 touch phone in portrait; fails the test if any request leaves the machine
-    or the page breaks its Content-Security-Policy."""
-    yield from _page(browser, PHONE)
-
-
-@pytest.fixture
-def watched_page(browser: Browser) -> Iterator[Callable[[dict[str, Any]], Page]]:
-    """Opens pages with any browser-context options (another screen, no service worker),
-    each watched like ``phone``: the test fails if a request leaves the machine or a page
-    breaks its Content-Security-Policy."""
-    opened: list[Iterator[Page]] = []
+def watched_page(
+    request: pytest.FixtureRequest, browser: Browser
+) -> Iterator[Callable[[dict[str, Any]], Page]]:
+    """Opens pages, each in a browser context of its own with these options (another screen,
+    no service worker), and checks them after the test: it fails if a request left the
+    machine or a page broke its Content-Security-Policy. The contexts are lent by
+    :class:`Contexts`, or new for a test marked ``fresh_server`` or ``fresh_context``."""
+    node = request.node
+    own = node.get_closest_marker("fresh_server") or node.get_closest_marker("fresh_context")
+    pool: Contexts | None = None if own else request.getfixturevalue("contexts")
+    lent: list[tuple[Watched, dict[str, Any]]] = []
 
     def open_page(options: dict[str, Any]) -> Page:
-        pages = _page(browser, options)
-        opened.append(pages)
-        return next(pages)
+        watched = pool.take(options) if pool else Watched(browser, options)
+        lent.append((watched, options))
+        return watched.context.new_page()
 
     yield open_page
-    for pages in opened:
-        next(pages, None)  # closes the context, then checks what it saw
+    found: list[str] = []
+    for watched, options in lent:
+        if pool:
+            pool.give_back(watched, options)
+        else:
+            watched.context.close()
+        found += watched.problems()
+    assert not found, "\n".join(found)
 
 
 @pytest.fixture
-def desktop(browser: Browser) -> Iterator[Page]:
+def phone(watched_page: Callable[[dict[str, Any]], Page]) -> Page:
+    """A 360x640 touch phone in portrait; fails the test if any request leaves the machine
+    or the page breaks its Content-Security-Policy."""
+    return watched_page(PHONE)
+
+
+@pytest.fixture
+def desktop(watched_page: Callable[[dict[str, Any]], Page]) -> Page:
     """A 1280x800 desktop window; fails the test if any request leaves the machine
     or the page breaks its Content-Security-Policy."""
-    yield from _page(browser, DESKTOP)
+    return watched_page(DESKTOP)
 
 
 @pytest.fixture
-def second_phone(browser: Browser) -> Iterator[Page]:
+def second_phone(watched_page: Callable[[dict[str, Any]], Page]) -> Page:
     """Another phone at the same table (its own browser context: its own cookies)."""
-    yield from _page(browser, PHONE)
+    return watched_page(PHONE)
 
 
 @pytest.fixture
-def wall(browser: Browser) -> Iterator[Page]:
+def wall(watched_page: Callable[[dict[str, Any]], Page]) -> Page:
     """A wall screen: 1280x720 in landscape."""
-    yield from _page(browser, WALL)
+    return watched_page(WALL)
 
 
 @pytest.fixture(params=["phone", "desktop"])
-def any_page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Page]:
+def any_page(
+    request: pytest.FixtureRequest, watched_page: Callable[[dict[str, Any]], Page]
+) -> Page:
     """Each test runs once on the phone and once on the desktop."""
-    yield from _page(browser, PHONE if request.param == "phone" else DESKTOP)
+    return watched_page(PHONE if request.param == "phone" else DESKTOP)
 
 
 @pytest.fixture
-def phone_no_js(browser: Browser) -> Iterator[Page]:
+def phone_no_js(watched_page: Callable[[dict[str, Any]], Page]) -> Page:
     """The phone with JavaScript turned off: every form is a full page load."""
-    yield from _page(browser, {**PHONE, "java_script_enabled": False})
+    return watched_page({**PHONE, "java_script_enabled": False})
 
 
 @pytest.fixture
-def page_with(browser: Browser) -> Iterator[Callable[..., Page]]:
-    """A factory: a page in a new browser context with these options (a phone in another time
-    zone: ``page_with(**PHONE, timezone_id="Asia/Tokyo")``), checked like the others."""
-    opened: list[Iterator[Page]] = []
-
-    def make(**options: Any) -> Page:
-        pages = _page(browser, options)
-        opened.append(pages)
-        return next(pages)
-
-    yield make
-    for pages in opened:
-        next(pages, None)
+def page_with(watched_page: Callable[[dict[str, Any]], Page]) -> Callable[..., Page]:
+    """A factory: a page in a browser context of its own with these options (a phone in
+    another time zone: ``page_with(**PHONE, timezone_id="Asia/Tokyo")``), checked like the
+    others."""
+    return lambda **options: watched_page(options)

@@ -12,6 +12,10 @@ from scorekeeper.rules import NewHand, Setup
 from tests.browser.browsing import TablePage, seed_game
 from tests.support.server import LiveServer
 
+pytestmark = (
+    pytest.mark.fresh_context
+)  # the service worker and the offline page: a warm HTTP cache must not stand in for them
+
 NOT_REACHED = "Not saved: the server could not be reached."
 _SEQ = re.compile(r'id="table"[^>]*data-seq="(\d+)"')
 

@@ -17,6 +17,10 @@ from scorekeeper.rules.simulate import play_game
 from scorekeeper.web.data import games
 from tests.support.server import LiveServer
 
+pytestmark = (
+    pytest.mark.fresh_context
+)  # a page is weighed as a phone first loads it, with an empty cache
+
 BUDGET = 100 * 1024
 LOCAL = ("127.0.0.1", "localhost")
 CSS_URL = re.compile(r"""url\(\s*['"]?([^'")\s]+)|@import\s+['"]([^'"]+)""", re.IGNORECASE)
