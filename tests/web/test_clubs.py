@@ -11,6 +11,7 @@ import random
 import re
 import zipfile
 from collections import defaultdict
+from functools import cache
 from typing import Any
 
 import pytest
@@ -69,8 +70,14 @@ def simulated_records(
     """Finished games of 2, 3 and 4 of ``names``: the presets, partnerships and units vary.
 
     Four players play as partners in fives-up and totally-fives (the simulated table's
-    deduct-own partnerships rarely finish); a seed whose game is not won is left out.
+    deduct-own partnerships rarely finish); a seed whose game is not won is left out. Each
+    call has records of its own to change (the games are simulated once per process).
     """
+    return json.loads(_simulated(seeds, names))
+
+
+@cache
+def _simulated(seeds: range, names: tuple[str, ...]) -> str:
     records = []
     for seed in seeds:
         rng = random.Random(seed)
@@ -82,7 +89,7 @@ def simulated_records(
         game = play_game(Setup.create(players, preset, options, partners), rng, 60)
         if game.winner is not None:
             records.append(write_record(game))
-    return records
+    return json.dumps(records)
 
 
 def jsonl(records: list[dict[str, Any]]) -> str:
