@@ -63,6 +63,12 @@
       }
       say("on", "");
     } catch (error) {
+      if (!input.checked) {
+        // Unticked while the browser was answering (the tap that unticks it asks again
+        // after a refusal, on pointerdown): off, as the player asked.
+        say("off", "");
+        return;
+      }
       say("refused", refused ? refused.content.textContent.trim() : "");
       document.addEventListener("pointerdown", acquire, { once: true });
     } finally {

@@ -348,6 +348,31 @@ def test_keep_the_screen_on_is_shown_and_on_in_chromium(
     expect(box).to_have_attribute("data-state", "off")
 
 
+REFUSING_WAKE_LOCK = """
+window.wakeLog = [];
+Object.defineProperty(Navigator.prototype, "wakeLock", {configurable: true, get: () => ({
+  request(type) {
+    window.wakeLog.push("request " + type);
+    // The browser takes a moment to say no, as one with no screen to keep on does.
+    return new Promise((_, no) => setTimeout(() => no(new DOMException("no", "NotAllowedError")), 200));
+  },
+})});
+"""
+
+
+def test_unticking_after_a_refusal_turns_it_off(live_server: LiveServer, phone: Page) -> None:
+    """A refused lock is asked for again at the next tap; when that tap unticks the box, the
+    answer that comes after it does not tick it back to "refused": it is off."""
+    phone.add_init_script(REFUSING_WAKE_LOCK)
+    phone.goto(lead_position(live_server))
+    box = phone.locator("[data-wake-lock]")
+    expect(box).to_have_attribute("data-state", "refused")
+    phone.get_by_label("Keep the screen on").uncheck()
+    phone.wait_for_function("window.wakeLog.length === 2")  # the tap asked again
+    phone.wait_for_timeout(400)  # and the browser's answer came
+    expect(box).to_have_attribute("data-state", "off")
+
+
 def test_keep_the_screen_on_asks_lets_go_and_asks_again_when_visible(
     live_server: LiveServer, fake_wake_lock: Page
 ) -> None:
