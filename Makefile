@@ -38,7 +38,7 @@ lint: $(STAMP)
 
 ## Install, lint, type-check and run every test, in a process per core
 test: lint
-	@command -v chromium >/dev/null || echo "Note: Chromium is missing, so the browser tests will be skipped. Install it with: sudo apt-get install chromium"
+	@command -v chromium-headless-shell >/dev/null || command -v chromium >/dev/null || echo "Note: Chromium is missing, so the browser tests will be skipped. Install it with: sudo apt-get install chromium-headless-shell"
 	$(VENV)/bin/pytest $(PYTEST_JOBS)
 
 ## The quick loop while editing: lint, type-check, and the rules and web tests (no browser)

@@ -18,16 +18,17 @@ import pytest
 from playwright.sync_api import Browser, Page, Request, expect
 
 from tests.browser.browsing import HTMX_TRAIL, PolicyWatch
-from tests.support.chromium import CHROMIUM, DESKTOP, LAUNCH_ARGS, PHONE, WALL
+from tests.support.chromium import DESKTOP, LAUNCH_ARGS, PHONE, TEST_BROWSER, WALL
 from tests.support.server import ROBOT_ENTRIES, LiveServer, migrated_app
 
 # An entry shows within a few hundred milliseconds; 10 s (not Playwright's 5 s) leaves room for
 # a CI machine busy with other work, so that only a page that never shows it fails.
 expect.set_options(timeout=10_000)
 
-HAVE_CHROMIUM = Path(CHROMIUM).exists()
+HAVE_CHROMIUM = Path(TEST_BROWSER).exists()
 INSTALL_HINT = (
-    "Chromium is missing: install it with `sudo apt-get install chromium` to run the browser tests."
+    "Chromium is missing: install it with `sudo apt-get install chromium-headless-shell` to run"
+    " the browser tests."
 )
 
 
@@ -63,7 +64,7 @@ def browser_type_launch_args(
     it, and each one that tries fails, which ``Offline`` records."""
     return {
         **browser_type_launch_args,
-        "executable_path": CHROMIUM,
+        "executable_path": TEST_BROWSER,
         # Chromium never sends requests to 127.0.0.1 or localhost through a proxy.
         "args": [*LAUNCH_ARGS, f"--proxy-server=http://{nowhere}"],
     }
