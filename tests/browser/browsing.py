@@ -12,8 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from weakref import WeakKeyDictionary
 
-from playwright.sync_api import BrowserContext, ConsoleMessage, Locator, Page, expect
+from playwright.sync_api import BrowserContext, CDPSession, ConsoleMessage, Locator, Page, expect
 from playwright.sync_api import Error as PlaywrightError
 
 from scorekeeper.rules import (
@@ -667,6 +668,24 @@ DEFAULT_TEXT_PX = 16
 """Chromium's default font size, which its "Font size" setting changes."""
 
 
+_FONT_SESSIONS: WeakKeyDictionary[Page, CDPSession] = WeakKeyDictionary()
+
+
+def _font_session(page: Page) -> CDPSession:
+    """The page's one DevTools session for its text size: a session keeps its setting for
+    every page load until it is closed, so a second one could not put back what it set."""
+    session = _FONT_SESSIONS.get(page)
+    if session is None:
+        session = _FONT_SESSIONS[page] = page.context.new_cdp_session(page)
+    return session
+
+
+def reset_text_size(page: Page) -> None:
+    """Put the browser's text sizes back to Chromium's defaults (16 px, monospaced 13 px)."""
+    if page in _FONT_SESSIONS:
+        _font_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
+
+
 def set_text_size(page: Page, percent: int) -> None:
     """Set the browser's text size to ``percent`` of the default, as a user does in the
     browser's settings, for the pages ``page`` shows from now on (and the one it shows).
@@ -680,8 +699,9 @@ def set_text_size(page: Page, percent: int) -> None:
     labels ignore the setting. A full-page screenshot puts the size back to the default: set
     it again after one."""
     size = round(DEFAULT_TEXT_PX * percent / 100)
-    session = page.context.new_cdp_session(page)
-    session.send("Page.setFontSizes", {"fontSizes": {"standard": size, "fixed": size}})
+    # One DevTools session a page: a session keeps its setting for every page load until it
+    # is closed, so a second one could not put back what the first set.
+    _font_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": size, "fixed": size}})
     page.wait_for_function(
         "size => parseFloat(getComputedStyle(document.documentElement).fontSize) === size", arg=size
     )

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, Page, Request, expect
 
-from tests.browser.browsing import HTMX_TRAIL, PolicyWatch
+from tests.browser.browsing import HTMX_TRAIL, PolicyWatch, reset_text_size
 from tests.support.chromium import DESKTOP, LAUNCH_ARGS, PHONE, TEST_BROWSER, WALL
 from tests.support.server import ROBOT_ENTRIES, LiveServer, migrated_app
 
@@ -132,6 +132,8 @@ class Watched:
         self.context.on("requestfailed", self.offline.failed)
         self.policy = PolicyWatch(self.context)
         self.context.add_init_script(HTMX_TRAIL)
+        self.page: Page | None = None
+        """The page kept open from test to test, for a context lent with ``keep_page``."""
 
     def problems(self) -> list[str]:
         """What its pages did wrong since the last call (which forgets it)."""
@@ -162,26 +164,49 @@ class Contexts:
         self.origin = origin
         self.idle: dict[str, list[Watched]] = {}
 
-    def take(self, options: dict[str, Any]) -> Watched:
-        """A context with these options that no test is using."""
-        kept = self.idle.get(_key(options))
-        return kept.pop() if kept else Watched(self.browser, options)
+    def take(self, options: dict[str, Any], keep_page: bool = False) -> Watched:
+        """A context with these options that no test is using (with its page kept open, if
+        ``keep_page``: see :meth:`give_back`)."""
+        kept = self.idle.get(_key(options, keep_page))
+        if kept:
+            return kept.pop()
+        watched = Watched(self.browser, options)
+        if keep_page:
+            watched.page = watched.context.new_page()
+        return watched
 
     def give_back(self, watched: Watched, options: dict[str, Any]) -> None:
         """Wipe what the test left in the context and keep it for the next test that asks for
-        these options; a context that cannot be wiped is closed."""
-        context = watched.context
+        these options; a context that cannot be wiped is closed.
+
+        A context lent with its page (``keep_page``, for the tests that only look at a page)
+        keeps that page too, opened again on a blank document with the options' screen, the
+        light colour scheme and the default text size: a new page cost a renderer's start
+        (about 0.4 s of CPU), and the kept one has axe and the app's scripts compiled."""
+        context, kept = watched.context, watched.page
         try:
-            pages = list(context.pages)
-            blank = context.new_page()
-            for page in pages:
-                page.close()
+            for page in list(context.pages):
+                if page is not kept:
+                    page.close()
+            blank = kept or context.new_page()
+            if kept:
+                kept.unroute_all(behavior="ignoreErrors")
+                if kept.url.startswith(self.origin):
+                    kept.evaluate("() => sessionStorage.clear()")
+                kept.goto("about:blank")
+                reset_text_size(kept)
+                kept.emulate_media(color_scheme="light")
+                if "viewport" in options:
+                    kept.set_viewport_size(options["viewport"])
+                kept.set_default_timeout(PLAYWRIGHT_TIMEOUT)
+                kept.set_default_navigation_timeout(PLAYWRIGHT_TIMEOUT)
             session = context.new_cdp_session(blank)
             session.send(
                 "Storage.clearDataForOrigin", {"origin": self.origin, "storageTypes": "all"}
             )
             session.detach()
-            blank.close()
+            if not kept:
+                blank.close()
             context.clear_cookies()
             context.clear_permissions()
             context.set_offline(False)
@@ -189,7 +214,7 @@ class Contexts:
         except Exception:
             context.close()
             raise
-        self.idle.setdefault(_key(options), []).append(watched)
+        self.idle.setdefault(_key(options, kept is not None), []).append(watched)
 
     def close(self) -> None:
         for kept in self.idle.values():
@@ -198,8 +223,12 @@ class Contexts:
         self.idle.clear()
 
 
-def _key(options: dict[str, Any]) -> str:
-    return json.dumps(options, sort_keys=True)
+def _key(options: dict[str, Any], keep_page: bool) -> str:
+    return json.dumps([options, keep_page], sort_keys=True)
+
+
+PLAYWRIGHT_TIMEOUT = 30_000
+"""Playwright's own default timeout, ms, which a kept page is given back."""
 
 
 @pytest.fixture(scope="session")
@@ -211,22 +240,23 @@ def contexts(browser: Browser, shared_server: LiveServer) -> Iterator[Contexts]:
 
 
 @pytest.fixture
-def watched_page(
-    request: pytest.FixtureRequest, browser: Browser
-) -> Iterator[Callable[[dict[str, Any]], Page]]:
+def watched_page(request: pytest.FixtureRequest, browser: Browser) -> Iterator[Callable[..., Page]]:
     """Opens pages, each in a browser context of its own with these options (another screen,
     no service worker), and checks them after the test: it fails if a request left the
     machine or a page broke its Content-Security-Policy. The contexts are lent by
-    :class:`Contexts`, or new for a test marked ``fresh_server`` or ``fresh_context``."""
+    :class:`Contexts`, or new for a test marked ``fresh_server`` or ``fresh_context``.
+
+    ``keep_page=True`` is for a test that opens a page and looks at it: the page is lent
+    too, already open (see :meth:`Contexts.give_back`)."""
     node = request.node
     own = node.get_closest_marker("fresh_server") or node.get_closest_marker("fresh_context")
     pool: Contexts | None = None if own else request.getfixturevalue("contexts")
     lent: list[tuple[Watched, dict[str, Any]]] = []
 
-    def open_page(options: dict[str, Any]) -> Page:
-        watched = pool.take(options) if pool else Watched(browser, options)
+    def open_page(options: dict[str, Any], keep_page: bool = False) -> Page:
+        watched = pool.take(options, keep_page) if pool else Watched(browser, options)
         lent.append((watched, options))
-        return watched.context.new_page()
+        return watched.page or watched.context.new_page()
 
     yield open_page
     found: list[str] = []
@@ -240,47 +270,52 @@ def watched_page(
 
 
 @pytest.fixture
-def phone(watched_page: Callable[[dict[str, Any]], Page]) -> Page:
+def looking_phone(watched_page: Callable[..., Page]) -> Page:
+    """A phone like ``phone`` for a test that opens a page and looks at it: its page is kept
+    open from one such test to the next (``keep_page``)."""
+    return watched_page(PHONE, keep_page=True)
+
+
+@pytest.fixture
+def phone(watched_page: Callable[..., Page]) -> Page:
     """A 360x640 touch phone in portrait; fails the test if any request leaves the machine
     or the page breaks its Content-Security-Policy."""
     return watched_page(PHONE)
 
 
 @pytest.fixture
-def desktop(watched_page: Callable[[dict[str, Any]], Page]) -> Page:
+def desktop(watched_page: Callable[..., Page]) -> Page:
     """A 1280x800 desktop window; fails the test if any request leaves the machine
     or the page breaks its Content-Security-Policy."""
     return watched_page(DESKTOP)
 
 
 @pytest.fixture
-def second_phone(watched_page: Callable[[dict[str, Any]], Page]) -> Page:
+def second_phone(watched_page: Callable[..., Page]) -> Page:
     """Another phone at the same table (its own browser context: its own cookies)."""
     return watched_page(PHONE)
 
 
 @pytest.fixture
-def wall(watched_page: Callable[[dict[str, Any]], Page]) -> Page:
+def wall(watched_page: Callable[..., Page]) -> Page:
     """A wall screen: 1280x720 in landscape."""
     return watched_page(WALL)
 
 
 @pytest.fixture(params=["phone", "desktop"])
-def any_page(
-    request: pytest.FixtureRequest, watched_page: Callable[[dict[str, Any]], Page]
-) -> Page:
+def any_page(request: pytest.FixtureRequest, watched_page: Callable[..., Page]) -> Page:
     """Each test runs once on the phone and once on the desktop."""
     return watched_page(PHONE if request.param == "phone" else DESKTOP)
 
 
 @pytest.fixture
-def phone_no_js(watched_page: Callable[[dict[str, Any]], Page]) -> Page:
+def phone_no_js(watched_page: Callable[..., Page]) -> Page:
     """The phone with JavaScript turned off: every form is a full page load."""
     return watched_page({**PHONE, "java_script_enabled": False})
 
 
 @pytest.fixture
-def page_with(watched_page: Callable[[dict[str, Any]], Page]) -> Callable[..., Page]:
+def page_with(watched_page: Callable[..., Page]) -> Callable[..., Page]:
     """A factory: a page in a browser context of its own with these options (a phone in
     another time zone: ``page_with(**PHONE, timezone_id="Asia/Tokyo")``), checked like the
     others."""

@@ -17,15 +17,17 @@ from tests.support.server import LiveServer
 
 
 @pytest.mark.parametrize("screen", SCREENS, ids=lambda s: s.name)
-def test_axe_finds_nothing_serious(live_server: LiveServer, phone: Page, screen: Screen) -> None:
+def test_axe_finds_nothing_serious(
+    live_server: LiveServer, looking_phone: Page, screen: Screen
+) -> None:
     """In light mode and in dark mode: the phone turns to dark mode on the page it shows, as
     a phone following the time of day does, and every colour follows."""
-    visit(phone, live_server.url, screen)
+    visit(looking_phone, live_server.url, screen)
     found, backgrounds = [], set()
     for scheme in ("light", "dark"):
-        phone.emulate_media(color_scheme=scheme)
-        backgrounds.add(phone.evaluate("getComputedStyle(document.body).backgroundColor"))
-        violations = axe_violations(phone)
+        looking_phone.emulate_media(color_scheme=scheme)
+        backgrounds.add(looking_phone.evaluate("getComputedStyle(document.body).backgroundColor"))
+        violations = axe_violations(looking_phone)
         if violations:
             found.append(f"{screen.name}, {scheme}:\n{explain(violations)}")
     assert not found, "\n".join(found)

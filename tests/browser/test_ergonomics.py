@@ -45,8 +45,11 @@ def held_phone(request: pytest.FixtureRequest, phone: Page) -> Page:
 
 
 @pytest.mark.parametrize("screen", SCREENS, ids=lambda s: s.name)
-def test_every_page_fits_a_phone(live_server: LiveServer, phone: Page, screen: Screen) -> None:
+def test_every_page_fits_a_phone(
+    live_server: LiveServer, looking_phone: Page, screen: Screen
+) -> None:
     """Held upright (360x640), then turned sideways (640x360) on the page it shows."""
+    phone = looking_phone
     visit(phone, live_server.url, screen)
     problems = [f"portrait: {p}" for p in problems_on(phone)]
     phone.set_viewport_size(LANDSCAPE)

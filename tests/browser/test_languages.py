@@ -5,7 +5,6 @@ score line overflows or is cut off in any of the three languages (Tagalog runs l
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -39,11 +38,11 @@ and the phone is narrow."""
 @pytest.mark.parametrize("language", ["en", "sv", "fil"])
 def test_text_fits_a_phone_in_every_language(
     live_server: LiveServer,
-    watched_page: Callable[[dict[str, Any]], Page],
+    watched_page: Callable[..., Page],
     language: str,
     screen: Screen,
 ) -> None:
-    page = watched_page({**PHONE, "service_workers": "block"})
+    page = watched_page({**PHONE, "service_workers": "block"}, keep_page=True)
     page.set_default_timeout(10_000)
     page.goto(f"{live_server.url}/language/{language}?next=/")
     visit(page, live_server.url, screen)
@@ -61,7 +60,7 @@ SAID = {
 
 @pytest.mark.parametrize("locale", list(SAID))
 def test_a_phone_in_its_own_language_plays_and_reads_a_refusal(
-    live_server: LiveServer, watched_page: Callable[[dict[str, Any]], Page], locale: str
+    live_server: LiveServer, watched_page: Callable[..., Page], locale: str
 ) -> None:
     language, title = SAID[locale]
     page = watched_page({**PHONE, "locale": locale})

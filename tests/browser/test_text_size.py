@@ -81,14 +81,12 @@ MORE_SCREENS = [
 
 
 @pytest.fixture(params=list(CONDITIONS))
-def small_or_large(
-    request: pytest.FixtureRequest, watched_page: Callable[[dict[str, Any]], Page]
-) -> Page:
+def small_or_large(request: pytest.FixtureRequest, watched_page: Callable[..., Page]) -> Page:
     """A phone 320 px wide, with the text size at 100 % or at 200 %."""
     device, percent = CONDITIONS[request.param]
     # Without a service worker: a page it controls sends its requests past page.route(),
     # which the "entry not saved" screen uses to make the server unreachable.
-    page = watched_page({**device, "service_workers": "block"})
+    page = watched_page({**device, "service_workers": "block"}, keep_page=True)
     # A tap that cannot land (a part covered by another) fails in 10 s, not 30.
     page.set_default_timeout(10_000)
     set_text_size(page, percent)
