@@ -683,7 +683,9 @@ def _font_session(page: Page) -> CDPSession:
 def reset_text_size(page: Page) -> None:
     """Put the browser's text sizes back to Chromium's defaults (16 px, monospaced 13 px)."""
     if page in _FONT_SESSIONS:
-        _font_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
+        _font_session(page).send(
+            "Page.setFontSizes", {"fontSizes": {"standard": DEFAULT_TEXT_PX, "fixed": 13}}
+        )
 
 
 def set_text_size(page: Page, percent: int) -> None:
@@ -699,8 +701,6 @@ def set_text_size(page: Page, percent: int) -> None:
     labels ignore the setting. A full-page screenshot puts the size back to the default: set
     it again after one."""
     size = round(DEFAULT_TEXT_PX * percent / 100)
-    # One DevTools session a page: a session keeps its setting for every page load until it
-    # is closed, so a second one could not put back what the first set.
     _font_session(page).send("Page.setFontSizes", {"fontSizes": {"standard": size, "fixed": size}})
     page.wait_for_function(
         "size => parseFloat(getComputedStyle(document.documentElement).fontSize) === size", arg=size
