@@ -75,7 +75,7 @@ class RefTable:
 
     def fits(self, a: int, b: int) -> set[str]:
         """The open ends a tile with halves ``a`` and ``b`` could go on."""
-        return {name for name, n in self.open_ends().items() if n in (a, b)}
+        return fits_any_of(self.open_ends(), a, b)
 
     def closed_spinner_ends(self) -> set[str]:
         """End names of spinners on the table whose ends have not opened yet."""
@@ -174,6 +174,12 @@ class RefTable:
             else:
                 total += branch.start
         return total
+
+
+def fits_any_of(open_ends: dict[str, int], a: int, b: int) -> set[str]:
+    """Which of ``open_ends`` (as :meth:`RefTable.open_ends` gives them) a tile with halves
+    ``a`` and ``b`` could go on."""
+    return {name for name, n in open_ends.items() if n in (a, b)}
 
 
 def build(plays: Iterable[RefPlay], spinners: str, spinner_counts: bool) -> RefTable:

@@ -25,7 +25,13 @@ from scorekeeper.rules.options import PRESETS
 from scorekeeper.rules.record import load_record, replay, replay_result, write_record
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.rules.tiles import ALL_TILES, Tile, tile
-from tests.rules.reference import RefPlay, RefTable, count_of, round_to_nearest_five
+from tests.rules.reference import (
+    RefPlay,
+    RefTable,
+    count_of,
+    fits_any_of,
+    round_to_nearest_five,
+)
 from tests.support.referee import check
 
 settings.register_profile(
@@ -309,13 +315,16 @@ class Table:
     def _take_turn(self, seat: int) -> None:
         rng = self.rng
         while True:
+            ends = self.ref.open_ends()
             playable = [
-                (t, end) for t in self.hands[seat] for end in sorted(self.ref.fits(t.high, t.low))
+                (t, end)
+                for t in self.hands[seat]
+                for end in sorted(fits_any_of(ends, t.high, t.low))
             ]
             if playable:
                 self._flush(seat)
                 chosen, end = rng.choice(playable)
-                many = len(self.ref.fits(chosen.high, chosen.low)) > 1
+                many = len(fits_any_of(ends, chosen.high, chosen.low)) > 1
                 named = end if many or rng.random() < 0.5 else None
                 self.hands[seat].remove(chosen)
                 flipped = not chosen.is_double and rng.random() < 0.3
@@ -507,17 +516,18 @@ def check_count_from_scratch(table: Table, event: Event) -> None:
     hand = table.game.hand
     assert hand is not None
     rules = table.rules
-    expected = count_of(table.plays, rules.spinners, rules.spinner_counts)
-    assert hand.plays[-1].count == expected
-    assert hand.layout.count() == expected
     fresh = RefTable(rules.spinners, rules.spinner_counts)
     last_end = None
     for play in table.plays:
         last_end = fresh.play(*play)
+    expected = fresh.count()
+    assert hand.plays[-1].count == expected
+    assert hand.layout.count() == expected
     assert hand.plays[-1].end == last_end
-    assert {end.name: end.shows for end in hand.layout.ends()} == fresh.open_ends()
+    open_ends = fresh.open_ends()
+    assert {end.name: end.shows for end in hand.layout.ends()} == open_ends
     for t in ALL_TILES:
-        assert set(table.game.fits(t)) == fresh.fits(t.high, t.low)
+        assert set(table.game.fits(t)) == fits_any_of(open_ends, t.high, t.low)
 
 
 @given(setup=setups(), seed=seeds)
@@ -661,10 +671,10 @@ def _play_phase_refusals(table: Table, seat: int) -> list[tuple[Event, str]]:
     wrong_tiles = _off_table(table, lambda t: not t.has(ends[end]))
     if wrong_tiles:
         found.append((Play(seat, rng.choice(wrong_tiles), end), "match"))
-    fit_none = _off_table(table, lambda t: not ref.fits(t.high, t.low))
+    fit_none = _off_table(table, lambda t: not fits_any_of(ends, t.high, t.low))
     if fit_none:
         found.append((Play(seat, rng.choice(fit_none), None), "match"))
-    fit_many = _off_table(table, lambda t: len(ref.fits(t.high, t.low)) > 1)
+    fit_many = _off_table(table, lambda t: len(fits_any_of(ends, t.high, t.low)) > 1)
     if fit_many:
         found.append((Play(seat, rng.choice(fit_many), None), "end-ambiguous"))
     found.append((Draw(seat, table.drawable() + rng.randint(1, 3)), "draw-empty"))
