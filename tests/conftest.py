@@ -1,5 +1,5 @@
 """What every test shares: under pytest-xdist (``make test`` runs a process per core), a test
-marked ``alone`` runs while no other test does.
+marked ``alone`` runs while no other test does, and the longest tests run first.
 
 Such a test holds the app to a time (a page following the game shows an entry within 2 s); with
 the other processes busy in their own browsers at the same moment, it measured the load of the
@@ -52,3 +52,17 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
         finally:
             fcntl.flock(room, fcntl.LOCK_UN)
             fcntl.flock(door, fcntl.LOCK_UN)
+
+
+FIRST = ("tests/rules/test_properties.py", "tests/web/test_club_fuzz.py")
+"""The files of the longest tests (10 to 20 s each, on one core): they run first, so that at the
+end of a run under xdist no process is left alone with one of them while the other has
+finished (worksteal hands out the tests in order, and steals from the end)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Move the tests of :data:`FIRST` to the front, each file kept together, in its order."""
+    first = [item for item in items if item.nodeid.split("::")[0] in FIRST]
+    if first:
+        rest = [item for item in items if item.nodeid.split("::")[0] not in FIRST]
+        items[:] = first + rest
