@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 from sqlalchemy.engine import make_url
 
-from scorekeeper.web import htmx, languages, paper, sharing, table
+from scorekeeper.web import htmx, languages, paper, rendered, sharing, table
 from scorekeeper.web.clubs import pages as clubs
 from scorekeeper.web.data import database, doors
 from scorekeeper.web.drawing import dominoes, fragments
@@ -33,6 +33,7 @@ ROOMS = (
     htmx,
     dominoes,
     fragments,
+    rendered,
     # The areas: the table, clubs, paper, sharing and the live view.
     table,
     clubs,

@@ -11,7 +11,7 @@ from flask import Blueprint, Flask, Response, abort, render_template, request, u
 from markupsafe import Markup
 
 from scorekeeper.rules import MalformedInput, Tile, parse_tile
-from scorekeeper.web import languages
+from scorekeeper.web import languages, rendered
 from scorekeeper.web.data import games
 from scorekeeper.web.data.doors import DOORS, NO_GAME, load_or_404, remember
 from scorekeeper.web.data.games import NotFound
@@ -65,15 +65,21 @@ def share_panel(door: Door) -> SharePanel:
     )
 
 
-def _selected(loaded: Loaded) -> Tile | None:
-    """The tile a live page had picked (``?selected=6-4``), if it still waits for its end."""
+def _picked() -> Tile | None:
+    """The tile a live page says it has picked (``?selected=6-4``), if that names a tile."""
     text = request.args.get("selected", "")
-    game, hand = loaded.game, loaded.game.hand
-    if not text or not loaded.door.editable or hand is None or game.phase != "play":
+    if not text:
         return None
     try:
-        chosen = parse_tile(text)
+        return parse_tile(text)
     except MalformedInput:
+        return None
+
+
+def _selected(loaded: Loaded, chosen: Tile | None) -> Tile | None:
+    """The tile a live page had picked, if it still waits for its end."""
+    game, hand = loaded.game, loaded.game.hand
+    if chosen is None or not loaded.door.editable or hand is None or game.phase != "play":
         return None
     if chosen in hand.layout.on_table or len(game.fits(chosen)) < 2:
         return None
@@ -102,7 +108,8 @@ def live(door: str, key: str) -> Response:
     """What a live page polls: 304 while the game is unchanged, else its new table or board.
 
     The check reads the game's version alone (one column of one row): no events are loaded
-    and nothing is replayed until the game has changed. The page sends the version it shows
+    and nothing is replayed until the game has changed. The new table is rendered once per
+    version for every phone that asks (see rendered.py). The page sends the version it shows
     and its language as ``If-None-Match: "v<version>-<language>"``: a page in another language
     than this request's is not answered 304.
     """
@@ -116,11 +123,19 @@ def live(door: str, key: str) -> Response:
         unchanged.set_etag(etag(version, language))
         unchanged.headers["Cache-Control"] = "no-store"
         return unchanged
-    loaded = load_or_404(key, door)
-    view = table_view(loaded, selected=_selected(loaded))
     template = "_board.html" if request.args.get("view") == "board" else "_table.html"
-    response = Response(render_template(template, t=view))
-    response.set_etag(etag(loaded.version, language))
+    chosen = _picked()
+    pegs = request.args.get("board") == "pegs"
+
+    def render() -> tuple[int, str]:
+        loaded = load_or_404(key, door)
+        view = table_view(loaded, selected=_selected(loaded, chosen))
+        return loaded.version, render_template(template, t=view)
+
+    # Every phone following the game asks for the same answer: rendered once per version.
+    shown, text = rendered.once((template, door, key, language, chosen, pegs), version, render)
+    response = Response(text)
+    response.set_etag(etag(shown, language))
     response.headers["Cache-Control"] = "no-store"
     return response
 

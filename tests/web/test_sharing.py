@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from itsdangerous import TimestampSigner
 from sqlalchemy import event as sa_event
 
+from scorekeeper.web import rendered
 from scorekeeper.web.data import replayed
 from scorekeeper.web.data.database import db
 from tests.web.webtable import (
@@ -239,8 +240,10 @@ def test_an_unchanged_poll_is_304_without_touching_the_events(app, client, monke
         assert changed.status_code == 200
         # This process replayed the game at its version already: the events are not read again.
         assert not any("from event" in statement for statement in queries.statements)
-        # Another worker process has not seen the game yet: it reads the events once.
+        # Another worker process has not seen the game yet (nor rendered it): it reads the
+        # events once.
         replayed.games.clear()
+        rendered.forget(app)
         with Queries(app, monkeypatch) as queries:
             fresh = client.get(table.url + "/live", headers={"If-None-Match": '"v1"'})
     assert fresh.status_code == 200

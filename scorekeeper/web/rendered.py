@@ -1,0 +1,82 @@
+"""A game's pages rendered once per version and shared by every phone that asks for them.
+
+Why: every phone following a game asks for it every 1.5 seconds (``static/js/live.js``). When
+the game changes, each of them gets the new table, and each answer rendered the whole table
+again, the same text for all of them: with three phones watching a table, a change was
+rendered three times. Now the first phone to ask renders it; the others are given its text.
+
+What makes two answers the same text, and so one entry here (the caller's ``key``): the
+template, the door's key (which names the game and the door, and is written in the page's
+links), the language, and anything else the page reads from the request (a picked tile, the
+pegs board). The game's **version** is not in the key but kept with the text: it only grows,
+so a kept page of an older version is replaced by the first newer one, never shown for it.
+
+The one part of a page that differs between two phones asking with the same key is the CSRF
+token of each phone's session, in the edit door's entry forms. A kept page has a mark in its
+place (rendered with ``csrf_token()`` answering the mark), and each answer gets its own
+session's token put in, the token Flask-WTF gives that request anywhere else.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Hashable
+
+from flask import Flask, current_app, g
+from flask_wtf.csrf import generate_csrf
+
+from scorekeeper.web.bounded import Bounded
+
+KEPT = 1024
+"""Pages kept per app, one per view of a live game: a table is 35-70 KB of text, so at most
+about 70 MB when full. The least recently asked for go first."""
+
+_HOLE = f"csrf-{secrets.token_hex(16)}"
+"""What ``csrf_token()`` answers while a page to keep is rendered: random per process, so
+that no text a player types can be taken for it."""
+_RENDERING = "_rendering_to_keep"
+_EXTENSION = "scorekeeper.rendered"
+
+Render = Callable[[], tuple[int, str]]
+"""Renders a page: the version of the game it shows, and its text."""
+
+
+def _kept(app: Flask) -> Bounded[Hashable, tuple[int, str]]:
+    kept: Bounded[Hashable, tuple[int, str]] = app.extensions[_EXTENSION]
+    return kept
+
+
+def once(key: Hashable, version: int, render: Render) -> tuple[int, str]:
+    """The page under ``key`` at ``version`` (or newer): kept, or rendered by ``render()``
+    now and kept for the phones that ask next. Returns the version it shows and its text,
+    with this request's CSRF token in it."""
+    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    kept = _kept(app)
+    found = None if app.jinja_env.auto_reload else kept.get(key)
+    if found is None or found[0] < version:
+        g.setdefault(_RENDERING, 0)
+        g._rendering_to_keep += 1
+        try:
+            found = render()
+        finally:
+            g._rendering_to_keep -= 1
+        shown = found[0]
+        kept.put(key, found, replaces=lambda older: older[0] <= shown)
+    shown, text = found
+    return shown, text.replace(_HOLE, generate_csrf()) if _HOLE in text else text
+
+
+def _csrf_token() -> str:
+    """The template global ``csrf_token()``: the mark while a page to keep is rendered."""
+    return _HOLE if g.get(_RENDERING) else generate_csrf()
+
+
+def forget(app: Flask) -> None:
+    """Forget every kept page of ``app`` (tests)."""
+    _kept(app).clear()
+
+
+def init_app(app: Flask) -> None:
+    """Keep pages per app, and answer ``csrf_token()`` in templates (after CSRFProtect)."""
+    app.extensions[_EXTENSION] = Bounded(KEPT)
+    app.jinja_env.globals["csrf_token"] = _csrf_token
