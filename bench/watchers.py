@@ -1,0 +1,145 @@
+"""What it costs the server when more phones watch a table: three watchers against one, per
+change of the game, in server CPU.
+
+Run from the repository root: ``.venv/bin/python -m bench.watchers`` (``--changes N``,
+``--runs N``).
+
+Two copies of one long game (a complete 2-player game to 250, replayed entry by entry from its
+start) are stored on SQLite. One is watched by one phone, the other by three. The bench enters
+the game's next event in each copy in turn (the scorer's entry is not timed) and then lets
+each watcher of that copy poll the watch link's live URL as ``static/js/live.js`` does (htmx,
+``If-None-Match`` with the version its page shows). What is timed is the CPU time of this
+process (the app runs in it, through Flask's test client, with every hook of the app) for all
+of a copy's polls after one change. The two copies take turns change by change, so a busy
+moment of the machine hits both alike.
+
+Three arms, each a fresh pair of copies: **shared** (the site as it is: the first watcher's
+poll renders the new table, the others are given it, see ``scorekeeper/web/rendered.py``) and
+**each renders** (the kept pages forgotten before every poll: each watcher's poll renders, as
+before pages were kept), the second for comparison. The target (issue 20): three watchers cost
+at most 1.2x one watcher per change. Figures, not a test: it exits 0 whatever they are.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import flask_migrate
+from flask import Flask
+from flask.testing import FlaskClient
+
+from app import create_app
+from scorekeeper.rules.record import load_record
+from scorekeeper.web import rendered
+from scorekeeper.web.data import games
+
+TARGET = 1.2
+GAME = Path(__file__).resolve().parents[1] / "tests" / "data" / "sim_all_fives_2p.json"
+HTMX = {"HX-Request": "true", "Accept-Encoding": "gzip, deflate, br, zstd"}
+"""What a phone's Chromium sends with a poll: htmx's header, and the encodings it accepts."""
+
+
+class Copy:
+    """One stored copy of the game, entered event by event, and the phones watching it."""
+
+    def __init__(self, app: Flask, watchers: int) -> None:
+        game = load_record(GAME.read_text())
+        self.events = list(game.events)
+        with app.app_context():
+            row = games.create(game.setup, self.events[:1]).row
+            self.key, self.watch = row.edit_key, f"/watch/{row.watch_key}/live"
+        self.app, self.entered = app, 1
+        self.phones: list[FlaskClient] = [app.test_client() for _ in range(watchers)]
+        self.etags = [self._poll(phone, None)[1] for phone in self.phones]
+
+    def _poll(self, phone: FlaskClient, etag: str | None) -> tuple[int, str]:
+        headers = dict(HTMX, **({"If-None-Match": etag} if etag else {}))
+        response = phone.get(self.watch, headers=headers)
+        response.get_data()
+        return response.status_code, response.headers.get("ETag", etag or "")
+
+    def change(self) -> None:
+        """The scorer enters the game's next event (not timed)."""
+        with self.app.app_context():
+            loaded = games.load(self.key)
+            games.append(self.key, loaded.version, [self.events[self.entered]], loaded)
+        self.entered += 1
+
+    def polls(self, before: Callable[[], None]) -> float:
+        """Every watcher polls once: their CPU time in seconds (``before`` each, not timed)."""
+        spent = 0.0
+        for number, phone in enumerate(self.phones):
+            before()
+            start = time.process_time()
+            status, self.etags[number] = self._poll(phone, self.etags[number])
+            spent += time.process_time() - start
+            assert status == 200, f"a watcher's poll after a change answered {status}"
+        return spent
+
+
+def run(changes: int, shared: bool) -> tuple[float, float]:
+    """One run: the median CPU per change of one watcher's and of three watchers' polls (ms)."""
+    folder = Path(tempfile.mkdtemp())
+    app = create_app(
+        {
+            "SECRET_KEY": "bench",
+            "RATELIMIT_ENABLED": False,
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}",
+        }
+    )
+    with app.app_context():
+        flask_migrate.upgrade()
+    one, three = Copy(app, 1), Copy(app, 3)
+
+    def nothing() -> None:
+        return None
+
+    def forget() -> None:
+        rendered.forget(app)
+
+    before = nothing if shared else forget
+    costs: dict[int, list[float]] = {1: [], 3: []}
+    limit = min(changes, len(one.events) - 1)
+    for _ in range(limit):
+        for copy, watchers in ((one, 1), (three, 3)):
+            copy.change()
+            costs[watchers].append(copy.polls(before) * 1000)
+    return statistics.median(costs[1]), statistics.median(costs[3])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--changes", type=int, default=300, help="changes per run")
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    print(f"Game: {GAME.name}, entered from its start; {args.changes} changes a run")
+    print(f"{'arm':<14}{'run':>4}{'1 watcher':>12}{'3 watchers':>13}{'ratio':>8}")
+    ratios: dict[str, list[float]] = {"shared": [], "each renders": []}
+    for number in range(1, args.runs + 1):
+        # The arms take turns run by run too.
+        for arm, shared in (("shared", True), ("each renders", False)):
+            one, three = run(args.changes, shared)
+            ratios[arm].append(three / one)
+            print(f"{arm:<14}{number:>4}{one:>10.2f}ms{three:>11.2f}ms{three / one:>7.2f}x")
+    for arm, found in ratios.items():
+        spread = max(found) - min(found)
+        print(
+            f"{arm}: 3 watchers / 1 watcher per change, median {statistics.median(found):.2f}x "
+            f"(spread {spread:.2f} over {len(found)} runs)"
+        )
+    median = statistics.median(ratios["shared"])
+    verdict = "met" if median <= TARGET else "MISSED"
+    print(
+        f"Target: three watchers at most {TARGET}x one watcher per change: {median:.2f}x, {verdict}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
