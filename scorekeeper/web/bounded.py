@@ -3,7 +3,8 @@ recently used entry first.
 
 Where a value depends only on a function's arguments, ``functools.lru_cache`` keeps it; this is
 for the rest: a value kept under a key worked out from its inputs (a layout's scene), or one a
-caller puts in when it has it (a game just replayed, kept only if it is newer).
+caller puts in when it has it (a game just replayed, kept only if it is newer); and how big a
+setting makes one.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
+
+from flask import Flask
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
@@ -53,6 +56,13 @@ class Bounded(Generic[K, V]):
             self.put(key, value)
         return value
 
+    def resize(self, capacity: int) -> None:
+        """Keep at most ``capacity`` values from now on (the least recently used go now)."""
+        with self._lock:
+            self.capacity = capacity
+            while len(self._entries) > capacity:
+                self._entries.popitem(last=False)
+
     def clear(self) -> None:
         """Forget everything kept."""
         with self._lock:
@@ -61,3 +71,18 @@ class Bounded(Generic[K, V]):
     def __len__(self) -> int:
         with self._lock:
             return len(self._entries)
+
+
+def capacity_setting(app: Flask, name: str, default: int) -> int:
+    """The size setting ``name`` of ``app`` (a whole number of at least 1), ``default`` when
+    unset; a clear error at start-up for anything else."""
+    value = app.config.setdefault(name, default)
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValueError(f"The setting {name} must be a whole number of at least 1, not {value!r}")
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise ValueError(f"The setting {name} must be a whole number of at least 1, not {value!r}")
+    return number

@@ -25,11 +25,13 @@ from collections.abc import Callable, Hashable
 from flask import Flask, current_app, g
 from flask_wtf.csrf import generate_csrf
 
-from scorekeeper.web.bounded import Bounded
+from scorekeeper.web.bounded import Bounded, capacity_setting
 
 KEPT = 1024
-"""Pages kept per app, one per view of a live game: a table is 35-70 KB of text, so at most
-about 70 MB when full. The least recently asked for go first."""
+"""Pages kept per app by default, one per view of a live game: a table is 35-70 KB of text, so
+at most about 70 MB when full. The least recently asked for go first. The setting
+``KEPT_PAGES`` (``SCOREKEEPER_KEPT_PAGES``) changes it: about two per live table (its watch
+view, its edit view), more where phones follow in several languages."""
 
 _HOLE = f"csrf-{secrets.token_hex(16)}"
 """What ``csrf_token()`` answers while a page to keep is rendered: random per process, so
@@ -78,5 +80,5 @@ def forget(app: Flask) -> None:
 
 def init_app(app: Flask) -> None:
     """Keep pages per app, and answer ``csrf_token()`` in templates (after CSRFProtect)."""
-    app.extensions[_EXTENSION] = Bounded(KEPT)
+    app.extensions[_EXTENSION] = Bounded(capacity_setting(app, "KEPT_PAGES", KEPT))
     app.jinja_env.globals["csrf_token"] = _csrf_token

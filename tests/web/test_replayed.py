@@ -21,7 +21,7 @@ from scorekeeper.rules.stored import event_of
 from scorekeeper.web.data import games, replayed
 from scorekeeper.web.data.database import db
 from scorekeeper.web.data.models import EventRow, GameRow
-from tests.web.webtable import new_game
+from tests.web.webtable import new_game, started
 
 SETUPS = [
     Setup.create(["Ann", "Bob"]),
@@ -305,3 +305,32 @@ def test_a_play_reads_its_game_once(
     monkeypatch.setattr(games, "setup_of", counted)
     assert table.post("play", {"tile": "6-4"}, version).status_code == 303
     assert looked_up == [table.key]
+
+
+# -- how many games a process keeps --------------------------------------------------------------
+
+
+def test_the_number_of_games_kept_is_a_setting_and_a_forgotten_game_still_opens(make_app):
+    app = make_app(LIVE_GAMES=2, WTF_CSRF_ENABLED=False, RATELIMIT_ENABLED=False)
+    try:
+        client = app.test_client()
+        replayed.games.clear()
+        tables = [started(client) for _ in range(3)]
+        for table in tables:
+            assert table.play("5-5").status_code == 303
+        assert len(replayed.games) == 2
+        # The first game was forgotten by this process: it is replayed from the database.
+        assert tables[0].scores() == {"Ann": 10, "Bob": 0}
+        assert tables[0].play("5-4", "E").status_code == 303
+        assert tables[0].scores() == {"Ann": 10, "Bob": 0}
+        assert len(replayed.games) == 2
+    finally:
+        replayed.games.resize(replayed.CAPACITY)
+
+
+@pytest.mark.parametrize("value", ["lots", "0", -3, 2.5, True])
+def test_a_size_that_is_not_a_whole_number_stops_the_app_at_start(make_app, value):
+    for name in ("LIVE_GAMES", "KEPT_PAGES"):
+        with pytest.raises(ValueError, match=f"setting {name} must be a whole number"):
+            make_app(**{name: value})
+    assert len(replayed.games) <= replayed.CAPACITY

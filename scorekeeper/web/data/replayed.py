@@ -40,13 +40,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from flask import Flask
+
 from scorekeeper.rules import Event, Game, Setup
-from scorekeeper.web.bounded import Bounded
+from scorekeeper.web.bounded import Bounded, capacity_setting
 
 CAPACITY = 256
-"""How many games a process keeps, the least recently used going first: a busy club's tables.
-
-A long game (26 hands, 640 events) takes about 0.4 MB, so at most about 100 MB a process."""
+"""How many games a process keeps by default, the least recently used going first: a busy
+club's tables. The setting ``LIVE_GAMES`` (``SCOREKEEPER_LIVE_GAMES``) changes it: a club
+server keeps at least as many as the tables it serves at once, or a table whose game was
+forgotten is replayed whole from the database at its next request. ``bench/live_games.py``
+measures what a game takes (a long game, 26 hands and 640 events, about 0.4 MB)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +101,13 @@ class ReplayedGames:
     def clear(self) -> None:
         """Forget every game (tests; the next request replays from the database)."""
         self._kept.clear()
+
+    def resize(self, capacity: int) -> None:
+        """Keep at most ``capacity`` games from now on."""
+        self._kept.resize(capacity)
+
+    def __len__(self) -> int:
+        return len(self._kept)
 
 
 games = ReplayedGames()
@@ -161,3 +172,8 @@ def current(
     if fresh is not None:
         games.put(key, fresh)
     return fresh
+
+
+def init_app(app: Flask) -> None:
+    """Keep as many games as the setting ``LIVE_GAMES`` says (one process serves one app)."""
+    games.resize(capacity_setting(app, "LIVE_GAMES", CAPACITY))
