@@ -135,11 +135,22 @@ def line_chart(
     def y_of(value: float) -> float:
         return bottom - (bottom - top) * (value - low) / (high - low)
 
+    # A long game's lines have a thousand points: each step's x is written once for every
+    # line, and each score's y once for the chart (scores repeat: most plays score nothing).
+    xs = [_round(x_of(step)) for step in range(steps)]
+    ys: dict[float, str] = {}
+
+    def y_text(value: float) -> str:
+        text = ys.get(value)
+        if text is None:
+            text = ys[value] = _round(y_of(value))
+        return text
+
     lines = []
     for number, (name, values) in enumerate(series):
-        coordinates = [(x_of(step), y_of(value)) for step, value in enumerate(values)]
-        points = " ".join(f"{_round(x)},{_round(y)}" for x, y in coordinates)
-        end = coordinates[-1] if coordinates else (right, bottom)
+        points = " ".join([f"{xs[step]},{y_text(value)}" for step, value in enumerate(values)])
+        last = len(values) - 1
+        end = (x_of(last), y_of(values[last])) if values else (right, bottom)
         lines.append(Line(name, tuple(values), points, end, number % 4 + 1))
     _spread_labels(lines, top, bottom)
     step = ticks_for(low, high)[2]
