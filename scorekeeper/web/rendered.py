@@ -56,12 +56,12 @@ def once(key: Hashable, version: int, render: Render) -> tuple[int, str]:
     kept = _kept(app)
     found = None if app.jinja_env.auto_reload else kept.get(key)
     if found is None or found[0] < version:
-        g.setdefault(_RENDERING, 0)
-        g._rendering_to_keep += 1
+        depth = g.get(_RENDERING, 0)
+        setattr(g, _RENDERING, depth + 1)
         try:
             found = render()
         finally:
-            g._rendering_to_keep -= 1
+            setattr(g, _RENDERING, depth)
         shown = found[0]
         kept.put(key, found, replaces=lambda older: older[0] <= shown)
     shown, text = found
