@@ -8,8 +8,8 @@ workers), on SQLite, then on PostgreSQL when one can be started here (``initdb``
 Each table plays a game from ``scorekeeper.rules.simulate`` (2 to 4 players, every preset),
 imported at a random point of it (a club evening has games at every stage): its scorekeeper's
 phone sends the next entry every 3 s (``--pace``) as htmx does (play, draw, pass, settle,
-lead), sometimes undoes it and enters it again (``--undo``), and a second phone polls the
-watch link's live URL every 1.5 s with ``If-None-Match``. A finished game is followed by a
+lead), sometimes undoes it and enters it again (``--undo``), and other phones (``--watchers``,
+1 by default) poll the watch link's live URL every 1.5 s (``--poll``) with ``If-None-Match``. A finished game is followed by a
 new one. For each number of tables the figures are requests per second, the median and 99th
 percentile latency (all requests, and entries alone) and the errors; stepping stops after
 the first number that misses the target (p99 under 100 ms, no error) by far (``--limit``).
@@ -377,15 +377,16 @@ class Table:
             await asyncio.sleep(max(0.0, pace - (time.monotonic() - began)))
 
     async def watcher(self, figures: Figures, every: float, stop: Any) -> None:
-        """The second phone: the live URL every ``every`` seconds, with the ETag it has."""
+        """A watching phone: the live URL every ``every`` seconds, with the ETag it has."""
         await asyncio.sleep(self.rng.uniform(0, every))
+        etag = self.etag
         while not stop.is_set():
             began = time.monotonic()
-            headers = {"If-None-Match": self.etag} if self.etag else {}
+            headers = {"If-None-Match": etag} if etag else {}
             answer = await fetch(self.port, "GET", f"{self.watch}/live", headers=headers)
             error = None if answer.status in (200, 304) else f"poll: {answer.status}"
             figures.note("poll", time.monotonic() - began, error)
-            self.etag = answer.headers.get("etag", self.etag)
+            etag = answer.headers.get("etag", etag)
             await asyncio.sleep(max(0.0, every - (time.monotonic() - began)))
 
 
@@ -411,7 +412,7 @@ def quantile(times: list[float], share: float) -> float:
 
 
 async def step(tables: list[Table], args: argparse.Namespace, server: Server) -> Figures:
-    """Every table's two phones for warm-up plus ``--seconds``; figures of the latter."""
+    """Every table's phones for warm-up plus ``--seconds``; figures of the latter."""
     figures = Figures()
     stop = asyncio.Event()
     tasks = [
@@ -419,7 +420,7 @@ async def step(tables: list[Table], args: argparse.Namespace, server: Server) ->
         for table in tables
         for job in (
             table.scorekeeper(figures, args.pace, args.undo, stop),
-            table.watcher(figures, args.poll, stop),
+            *(table.watcher(figures, args.poll, stop) for _ in range(args.watchers)),
         )
     ]
     await asyncio.sleep(args.warmup)
@@ -525,6 +526,7 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=4, help="unmeasured start of each step")
     parser.add_argument("--pace", type=float, default=3.0, help="seconds between a table's entries")
     parser.add_argument("--poll", type=float, default=1.5, help="seconds between live polls")
+    parser.add_argument("--watchers", type=int, default=1, help="phones watching each table")
     parser.add_argument("--undo", type=float, default=0.05, help="share of entries undone")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=1, help="gunicorn threads per worker")
