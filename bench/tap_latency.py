@@ -5,8 +5,9 @@ Run from the repository root: ``.venv/bin/python -m bench.tap_latency`` (20 to 4
 
 Setup: the app on a throwaway SQLite file (migrated like production), served by Werkzeug on
 127.0.0.1 in a background thread; Debian's Chromium (``/usr/bin/chromium`` or ``$CHROMIUM``)
-driven by Playwright as a 360x640 touch phone. A game is imported through the Import page from
-a deterministic record (the simulated table, fixed seed, cut in the middle of hand 2), then the
+driven by Playwright as a 360x720 touch phone (``--throttle N`` slows its CPU N times, as
+DevTools does). A game is imported through the Import page from a deterministic record (the
+simulated table, fixed seed, cut in the middle of hand 2, or of ``--hand N``), then the
 script taps, in cycles: play a tile that fits exactly one end, draw, play again, then undo the
 three. The tapped tile is chosen by the referee running alongside in this script, which also
 checks that every tap changed the game (the table's ``data-seq`` after it).
@@ -134,18 +135,20 @@ PROBE = """
 # -- the game ----------------------------------------------------------------------------
 
 
-def start_record(seed: int = 7) -> str:
-    """A 2-player All Fives record cut in the middle of hand 2 (six tiles down, boneyard full)."""
-    whole = play_game(Setup.create(["Ann", "Ben"], "all-fives"), random.Random(seed))
+def start_record(seed: int = 7, number: int = 2) -> str:
+    """A 2-player All Fives record cut in the middle of hand ``number`` (six tiles down, tiles
+    to draw). Past hand 2 the game is played to 1,000, so that it lasts that long."""
+    options = {} if number <= 2 else {"target": 1000}
+    whole = play_game(Setup.create(["Ann", "Ben"], "all-fives", options), random.Random(seed))
     game = Game(whole.setup)
     for event in whole.events:
         game.push(event)
         hand = game.hand
-        if hand is not None and hand.number == 2 and len(hand.plays) == 6:
+        if hand is not None and hand.number == number and len(hand.plays) == 6:
             break
     hand = game.hand
-    if hand is None or game.phase != "play" or game.drawable() < 2:
-        raise SystemExit(f"seed {seed} does not give a hand in play with tiles to draw")
+    if hand is None or hand.number != number or game.phase != "play" or game.drawable() < 2:
+        raise SystemExit(f"seed {seed} does not give hand {number} in play with tiles to draw")
     return json.dumps(write_record(game))
 
 
@@ -275,13 +278,18 @@ def full_page_taps(page: Page, referee: Referee, cycles: int) -> list[dict[str, 
     return samples
 
 
-def phone_page(browser: Browser, *, htmx: bool) -> Page:
-    """A new phone context with the probe installed (and htmx blocked when ``htmx`` is false)."""
-    context = browser.new_context(**PHONE)
+def phone_page(browser: Browser, *, htmx: bool, throttle: float = 1) -> Page:
+    """A new phone context, 360x720, with the probe installed (and htmx blocked when ``htmx``
+    is false); its CPU slowed ``throttle`` times, as DevTools' CPU throttling does."""
+    context = browser.new_context(**{**PHONE, "viewport": {"width": 360, "height": 720}})
     context.add_init_script(PROBE)
     if not htmx:
         context.route("**/vendor/htmx*", lambda route: route.abort())
-    return context.new_page()
+    page = context.new_page()
+    if throttle != 1:
+        session = context.new_cdp_session(page)
+        session.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+    return page
 
 
 # -- the report --------------------------------------------------------------------------
@@ -351,10 +359,12 @@ def main() -> None:
     parser.add_argument("--cycles", type=int, default=10, help=f"measured cycles of {CYCLE}")
     parser.add_argument("--full-page-cycles", type=int, default=3)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--hand", type=int, default=2, help="the hand the taps are made in")
+    parser.add_argument("--throttle", type=float, default=1, help="slow the phone's CPU N times")
     args = parser.parse_args()
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     logging.getLogger("alembic").setLevel(logging.WARNING)
-    record = start_record(args.seed)
+    record = start_record(args.seed, args.hand)
     began = time.perf_counter()
     with (
         tempfile.TemporaryDirectory() as folder,
@@ -362,18 +372,19 @@ def main() -> None:
         sync_playwright() as playwright,
     ):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
-        page = phone_page(browser, htmx=True)
+        page = phone_page(browser, htmx=True, throttle=args.throttle)
         url = import_game(page, server.url, record)
         referee = Referee(load_record(record))
         htmx_taps(page, referee, 1)  # warm-up: caches, first template renders, JIT
         htmx = htmx_taps(page, referee, args.cycles)
-        plain = phone_page(browser, htmx=False)
+        plain = phone_page(browser, htmx=False, throttle=args.throttle)
         plain.goto(url)
         full = full_page_taps(plain, referee, args.full_page_cycles)
         browser.close()
     print(
-        f"Chromium {CHROMIUM}, 360x640 touch phone, Werkzeug threaded server on 127.0.0.1, "
-        f"SQLite; {len(htmx)} htmx taps after a warm-up cycle, {len(full)} full-page taps; "
+        f"Chromium {CHROMIUM}, 360x720 touch phone, CPU throttled {args.throttle:g}x, "
+        f"Werkzeug threaded server on 127.0.0.1, SQLite; hand {args.hand}; "
+        f"{len(htmx)} htmx taps after a warm-up cycle, {len(full)} full-page taps; "
         f"{time.perf_counter() - began:.1f} s in all; load average {os.getloadavg()[0]:.1f} "
         f"on {os.cpu_count()} CPUs."
     )
