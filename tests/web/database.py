@@ -1,15 +1,44 @@
 """The database the web tests run on: a new SQLite file, or the server named by
-``SCOREKEEPER_TEST_DATABASE_URL`` (PostgreSQL under .ci/run), emptied before each test."""
+``SCOREKEEPER_TEST_DATABASE_URL`` (PostgreSQL under .ci/run), emptied before each test; under
+pytest-xdist a database of each process's own on that server."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from sqlalchemy import MetaData
-from sqlalchemy.engine import Engine
+from sqlalchemy import MetaData, create_engine, text
+from sqlalchemy.engine import Engine, make_url
 
-OTHER_DATABASE = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
+
+def _own_database(url: str | None) -> str | None:
+    """Under pytest-xdist, a PostgreSQL database of this process's own beside the one named
+    (``scorekeeper_test_gw0`` for ``scorekeeper_test``), made when missing: each test empties
+    and migrates its database, which two processes cannot share."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return url
+    named = make_url(url)
+    if not named.drivername.startswith("postgres"):
+        return url
+    own = f"{named.database}_{worker}"
+    server = create_engine(
+        named.set(drivername="postgresql+psycopg", database="postgres"),
+        isolation_level="AUTOCOMMIT",
+    )
+    try:
+        with server.connect() as connection:
+            found = connection.execute(
+                text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": own}
+            ).scalar()
+            if not found:
+                connection.execute(text(f'CREATE DATABASE "{own}"'))
+    finally:
+        server.dispose()
+    return named.set(database=own).render_as_string(hide_password=False)
+
+
+OTHER_DATABASE = _own_database(os.environ.get("SCOREKEEPER_TEST_DATABASE_URL"))
 """Run the web tests on another database (e.g. PostgreSQL) instead of a new SQLite file."""
 
 
