@@ -77,10 +77,10 @@ def capacity_setting(app: Flask, name: str, default: int) -> int:
     """The size setting ``name`` of ``app`` (a whole number of at least 1), ``default`` when
     unset; a clear error at start-up for anything else."""
     value = app.config.setdefault(name, default)
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise ValueError(f"The setting {name} must be a whole number of at least 1, not {value!r}")
     try:
-        number = int(value)
+        # A bool is an int to Python, and int() would cut a float short: neither is a size.
+        whole = isinstance(value, int | str) and not isinstance(value, bool)
+        number = int(value) if whole else 0
     except ValueError:
         number = 0
     if number < 1:
