@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import logging
 import random
 import statistics
 import subprocess
@@ -36,13 +35,12 @@ import time
 import tracemalloc
 from pathlib import Path
 
-import flask_migrate
 from flask import Flask
 
-from app import create_app
 from scorekeeper.rules import Event, Setup
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web.data import games, replayed
+from tests.support.server import migrated_app
 
 TARGET = 1.2
 HTMX = {"HX-Request": "true", "Accept-Encoding": "gzip, deflate, br, zstd"}
@@ -60,18 +58,8 @@ def long_games(count: int) -> list[tuple[Setup, list[Event]]]:
 
 
 def make_app(folder: Path, live: int) -> Flask:
-    logging.getLogger("alembic").setLevel(logging.WARNING)
-    app = create_app(
-        {
-            "SECRET_KEY": "bench",
-            "RATELIMIT_ENABLED": False,
-            "LIVE_GAMES": live + 10,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}",
-        }
-    )
-    with app.app_context():
-        flask_migrate.upgrade()
-    return app
+    """The app on a migrated SQLite file in ``folder``, keeping ``live`` games and a few more."""
+    return migrated_app(folder / "bench.sqlite", RATELIMIT_ENABLED=False, LIVE_GAMES=live + 10)
 
 
 def store(app: Flask, cut: list[tuple[Setup, list[Event]]]) -> list[str]:

@@ -23,7 +23,6 @@ at most 1.2x one watcher per change. Figures, not a test: it exits 0 whatever th
 from __future__ import annotations
 
 import argparse
-import logging
 import statistics
 import sys
 import tempfile
@@ -31,14 +30,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import flask_migrate
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app import create_app
 from scorekeeper.rules.record import load_record
 from scorekeeper.web import rendered
 from scorekeeper.web.data import games
+from tests.support.server import migrated_app
 
 TARGET = 1.2
 GAME = Path(__file__).resolve().parents[1] / "tests" / "data" / "sim_all_fives_2p.json"
@@ -88,17 +86,7 @@ class Copy:
 
 def run(changes: int, shared: bool) -> tuple[float, float]:
     """One run: the median CPU per change of one watcher's and of three watchers' polls (ms)."""
-    folder = Path(tempfile.mkdtemp())
-    app = create_app(
-        {
-            "SECRET_KEY": "bench",
-            "RATELIMIT_ENABLED": False,
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'bench.sqlite'}",
-        }
-    )
-    logging.getLogger("alembic").setLevel(logging.WARNING)
-    with app.app_context():
-        flask_migrate.upgrade()
+    app = migrated_app(Path(tempfile.mkdtemp()) / "bench.sqlite", RATELIMIT_ENABLED=False)
     one, three = Copy(app, 1), Copy(app, 3)
 
     def nothing() -> None:
