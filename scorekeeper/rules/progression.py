@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorekeeper.rules.game import Game
+from scorekeeper.rules.game import Game, Hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,20 +30,28 @@ class Progression:
         return tuple(scores[side] for scores in self.steps)
 
 
+def hand_steps(game: Game, hand: Hand) -> list[tuple[int, ...]]:
+    """The scores after each step of ``hand``: each play, then its settlement if that
+    changed a score."""
+    running = list(hand.scores_before)
+    steps = []
+    for scored in hand.plays:
+        running[game.side_of(scored.player)] += scored.points
+        steps.append(tuple(running))
+    if hand.settlement is not None and any(hand.settlement.changes):
+        for side, change in enumerate(hand.settlement.changes):
+            running[side] += change
+        steps.append(tuple(running))
+    return steps
+
+
 def progression(game: Game) -> Progression:
     """The steps of ``game`` so far, from the scores each hand began with and its plays."""
     steps: list[tuple[int, ...]] = [tuple(0 for _ in game.sides)]
     starts: list[int] = []
     for hand in game.hands:
-        running = list(hand.scores_before)
         starts.append(len(steps))
-        for scored in hand.plays:
-            running[game.side_of(scored.player)] += scored.points
-            steps.append(tuple(running))
-        if hand.settlement is not None and any(hand.settlement.changes):
-            for side, change in enumerate(hand.settlement.changes):
-                running[side] += change
-            steps.append(tuple(running))
+        steps.extend(hand_steps(game, hand))
     return Progression(
         sides=game.sides,
         steps=tuple(steps),

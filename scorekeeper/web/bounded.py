@@ -1,5 +1,5 @@
 """The one cache the site builds by hand: a bounded, thread-safe map that forgets the least
-recently used entry first.
+recently used entry first (and, on it, what is derived from objects that never change).
 
 Where a value depends only on a function's arguments, ``functools.lru_cache`` keeps it; this is
 for the rest: a value kept under a key worked out from its inputs (a layout's scene), or one a
@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Generic, TypeVar
 
 from flask import Flask
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+P = TypeVar("P")
 
 
 class Bounded(Generic[K, V]):
@@ -71,6 +72,53 @@ class Bounded(Generic[K, V]):
     def __len__(self) -> int:
         with self._lock:
             return len(self._entries)
+
+
+class Derived(Generic[P, V]):
+    """Values worked out from objects that are never changed once made (a game's finished
+    hands), kept by the object's identity, at most ``capacity`` of them.
+
+    The object is kept with its value: while the entry lives, no other object can be given
+    its ``id``, so an entry found under an ``id`` is the one made from that very object.
+    """
+
+    def __init__(self, capacity: int) -> None:
+        self._kept: Bounded[tuple[int, Hashable], tuple[P, V]] = Bounded(capacity)
+
+    def of(self, thing: P, make: Callable[[], V], also: Hashable = None) -> V:
+        """The value of ``thing`` (and ``also``, such as a language): kept, or ``make()``."""
+        key = (id(thing), also)
+        kept = self._kept.get(key)
+        if kept is not None and kept[0] is thing:
+            return kept[1]
+        value = make()
+        self._kept.put(key, (thing, value))
+        return value
+
+    def grown(
+        self, parts: Sequence[P], start: V, add: Callable[[V, P], V], also: Hashable = None
+    ) -> V:
+        """``start`` with ``add`` applied for each of ``parts`` in turn, kept under the last
+        part: asked again with one part more (a game a hand longer), it adds just that one."""
+        if not parts:
+            return start
+        key = (id(parts[-1]), also)
+        kept = self._kept.get(key)
+        if kept is not None and kept[0] is parts[-1]:
+            return kept[1]
+        value, todo = start, parts
+        if len(parts) > 1:
+            before = self._kept.get((id(parts[-2]), also))
+            if before is not None and before[0] is parts[-2]:
+                value, todo = before[1], parts[-1:]
+        for part in todo:
+            value = add(value, part)
+        self._kept.put(key, (parts[-1], value))
+        return value
+
+    def clear(self) -> None:
+        """Forget everything kept."""
+        self._kept.clear()
 
 
 def capacity_setting(app: Flask, name: str, default: int) -> int:

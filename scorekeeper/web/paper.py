@@ -17,7 +17,7 @@ from typing import Any, Literal
 from flask import Blueprint, Flask, Response, render_template, request, url_for
 from markupsafe import Markup, escape
 
-from scorekeeper.rules import Draw, Event, Game, NewHand, Pass, Play, Settle
+from scorekeeper.rules import Draw, Event, Game, Hand, NewHand, Pass, Play, Settle
 from scorekeeper.rules.explain import Explanation, explain_all, explain_hand, hand_spans
 from scorekeeper.rules.messages import Message
 from scorekeeper.rules.notes import Note, referee_notes
@@ -30,6 +30,7 @@ from scorekeeper.rules.sheet import (
     tally,
 )
 from scorekeeper.web import languages
+from scorekeeper.web.bounded import Derived
 from scorekeeper.web.data.doors import DOORS, load_or_404
 from scorekeeper.web.data.games import download_name, undone_events
 from scorekeeper.web.data.loaded import Door, Loaded
@@ -209,8 +210,18 @@ def why_index(game: Game, kind: Literal["play", "settle"]) -> int | None:
 
 @bp.app_template_global()
 def hand_notes(game: Game, hand_number: int) -> list[Note]:
-    """For templates: the referee notes of a settled hand (none without tiles held)."""
-    return referee_notes(game, hand_number)
+    """For templates: the referee notes of a settled hand (none without tiles held).
+
+    A finished hand's are worked out once (they replay the hand) and kept with it."""
+    hand = game.hands[hand_number - 1]
+    if hand is game.hand:
+        return referee_notes(game, hand_number)
+    return _NOTES.of(hand, lambda: referee_notes(game, hand_number))
+
+
+NOTES_KEPT = 1024
+"""Finished hands whose notes are kept (the hand shown settled above the next one's table)."""
+_NOTES: Derived[Hand, list[Note]] = Derived(NOTES_KEPT)
 
 
 @bp.app_template_global()

@@ -19,7 +19,14 @@ from scorekeeper.rules.progression import progression
 from scorekeeper.rules.record import read_record
 from scorekeeper.rules.standings import Played, standings
 from scorekeeper.rules.stats import GameFacts, SeatFacts
-from scorekeeper.web.drawing.charts import game_chart, line_chart, nice_step, ticks_for, wins_chart
+from scorekeeper.web.drawing.charts import (
+    game_chart,
+    line_chart,
+    nice_step,
+    series,
+    ticks_for,
+    wins_chart,
+)
 from tests.web.webtable import import_record, started
 
 DATA = Path(__file__).parents[1] / "data"
@@ -76,17 +83,20 @@ def test_a_deduction_takes_the_line_down_and_fives_are_kept_in_fives() -> None:
 def test_round_ticks_cover_the_values_and_the_target() -> None:
     assert [nice_step(span) for span in (4, 10, 23, 250, 1000)] == [1, 2, 5, 50, 200]
     assert ticks_for(-80, 250) == (-100, 300, 100)
-    chart = line_chart("t", "T", "S", [("Ann", [0, 10, 250]), ("Bob", [0, -80, 20])], level=250)
+    chart = line_chart(
+        "t", "T", "S", [series("Ann", [0, 10, 250]), series("Bob", [0, -80, 20])], level=250
+    )
     assert chart.ticks[0].value <= -80 and chart.ticks[-1].value >= 250
     for line in chart.lines:
-        xs = [float(p.split(",")[0]) for p in line.points.split()]
-        ys = [float(p.split(",")[1]) for p in line.points.split()]
-        assert xs == sorted(xs) and xs[0] == chart.left and xs[-1] == chart.right
-        assert all(chart.top <= y <= chart.bottom for y in ys)
+        drawn = [chart.drawn(*map(float, p.split(","))) for p in line.points.split()]
+        xs = [x for x, _ in drawn]
+        assert xs == sorted(xs) and xs[0] == chart.left and xs[-1] == pytest.approx(chart.right)
+        assert all(chart.top - 0.01 <= y <= chart.bottom + 0.01 for _, y in drawn)
+    assert chart.drawn(1, 10)[1] > chart.drawn(2, 250)[1]  # higher values are drawn higher
     assert chart.level is not None and chart.level.value == 250
     ann, bob = chart.lines
     assert ann.end[1] < bob.end[1]  # Ann ends higher (smaller y)
-    close = line_chart("t", "T", "S", [("A", [0, 50]), ("B", [0, 50])])
+    close = line_chart("t", "T", "S", [series("A", [0, 50]), series("B", [0, 50])])
     assert abs(close.lines[0].end[1] - close.lines[1].end[1]) >= 10  # names kept apart
 
 
@@ -97,6 +107,37 @@ def test_the_game_chart_marks_each_hand_and_says_what_it_shows() -> None:
     assert [m.label for m in chart.marks] == ["Hand 1", "Hand 2"]
     assert "the target is" in chart.summary
     assert [line.name for line in chart.lines] == list(game.sides)
+
+
+def test_the_game_chart_keeps_finished_hands_and_stays_right_through_undo() -> None:
+    """The finished hands' lines are kept from one request to the next: a chart made while
+    the game grows, is undone into an earlier hand and goes on, is the fresh game's chart."""
+    record = json.loads((DATA / "sim_fives_up_3p.json").read_text())
+    events = list(read_record(record).events)
+
+    def cut(length: int) -> Any:
+        game = read_record(record)
+        game.rewind(length)
+        return game
+
+    def drawn(game: Any) -> tuple[Any, ...]:
+        chart = game_chart(game)
+        assert chart is not None
+        lines = tuple((line.values, line.points) for line in chart.lines)
+        return lines, chart.transform, tuple(m.step for m in chart.marks)
+
+    growing = cut(len(events) // 3)
+    for length in range(len(events) // 3, len(events) + 1, 7):
+        for event in events[len(growing.events) : length]:
+            growing.push(event)
+        assert drawn(growing) == drawn(cut(length))
+    # Back into an early hand and on again: the kept lines of the later hands are not used.
+    growing.rewind(len(events) // 4)
+    assert drawn(growing) == drawn(cut(len(events) // 4))
+    for event in events[len(growing.events) : len(events) // 2]:
+        growing.push(event)
+    assert drawn(growing) == drawn(cut(len(events) // 2))
+    assert drawn(growing)[2] == progression(cut(len(events) // 2)).hand_starts
 
 
 def _chart_values(page: str, kind: str = "progression") -> dict[str, list[int]]:
@@ -146,6 +187,6 @@ def test_the_wins_chart_counts_each_players_wins_game_by_game() -> None:
     ]
     chart = wins_chart(standings(games))
     assert chart is not None
-    values = {line.name: list(line.values) for line in chart.lines}
+    values = {line.name: [int(v) for v in line.values.split()] for line in chart.lines}
     assert values == {"Ann": [0, 1, 1, 1], "Bob": [0, 0, 1, 1], "Cy": [0, 0, 0, 1]}
     assert chart.summary.startswith("Wins over the club's 3 finished games")

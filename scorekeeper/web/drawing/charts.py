@@ -13,10 +13,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorekeeper.rules.game import Game
-from scorekeeper.rules.progression import progression
+from scorekeeper.rules.game import Game, Hand
+from scorekeeper.rules.progression import hand_steps
 from scorekeeper.rules.standings import Standings
 from scorekeeper.web import languages
+from scorekeeper.web.bounded import Derived
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import ngettext
 
@@ -27,15 +28,66 @@ LEFT, RIGHT, TOP, BOTTOM = 34, 56, 10, 22
 
 
 @dataclass(frozen=True, slots=True)
-class Line:
-    """One series: its name, its values, and where they are drawn."""
+class Series:
+    """One line's values written out once: what a chart is laid out from.
+
+    ``points`` are in the line's own units, ``"step,value ..."``: the chart's ``transform``
+    puts them in the drawing, so a long game's finished hands are written once and kept
+    (:func:`game_chart`) however the plot's scale changes as the game goes on.
+    """
 
     name: str
-    values: tuple[float, ...]
+    values: str
+    """The values, ``"v0 v1 ..."`` (a line's ``data-values``)."""
     points: str
-    """The polyline's points, ``"x,y x,y ..."``."""
+    steps: int
+    last: float
+    low: float
+    high: float
+
+    def then(self, more: Sequence[float]) -> Series:
+        """This series with ``more`` values after its own."""
+        if not more:
+            return self
+        tail = series(self.name, more, start=self.steps)
+        if not self.steps:
+            return tail
+        return Series(
+            self.name,
+            f"{self.values} {tail.values}",
+            f"{self.points} {tail.points}",
+            self.steps + tail.steps,
+            tail.last,
+            min(self.low, tail.low),
+            max(self.high, tail.high),
+        )
+
+
+def series(name: str, values: Sequence[float], start: int = 0) -> Series:
+    """A series of ``values``, its first at step ``start``."""
+    if not values:
+        return Series(name, "", "", 0, 0, 0, 0)
+    texts = [_round(value) for value in values]
+    return Series(
+        name,
+        " ".join(texts),
+        " ".join([f"{step},{text}" for step, text in enumerate(texts, start)]),
+        len(values),
+        values[-1],
+        min(values),
+        max(values),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One series as drawn: its name, values and points, and its name's place."""
+
+    name: str
+    values: str
+    points: str
     end: tuple[float, float]
-    """Where its name is written, beside its last point."""
+    """Where its name is written, beside its last point (in the drawing's units)."""
     style: int
     """Which of the dash patterns and colours it is drawn with (1 to 4)."""
 
@@ -50,10 +102,10 @@ class Tick:
 
 @dataclass(frozen=True, slots=True)
 class Mark:
-    """A vertical line at step ``step`` (such as where a hand begins), with its label."""
+    """A vertical line at step ``step`` (such as where a hand begins), with its label; drawn
+    under the plot's transform, like the lines."""
 
     step: int
-    x: float
     label: str
 
 
@@ -65,6 +117,11 @@ class LineChart:
     title: str
     summary: str
     lines: tuple[Line, ...]
+    transform: str
+    """Puts the lines' points (step, value) in the drawing: ``matrix(...)`` for the plot."""
+    low: int
+    high: int
+    """The values at the bottom and the top of the axis."""
     ticks: tuple[Tick, ...]
     marks: tuple[Mark, ...]
     level: Tick | None
@@ -77,6 +134,11 @@ class LineChart:
     right: float = WIDTH - RIGHT
     top: float = TOP
     bottom: float = HEIGHT - BOTTOM
+
+    def drawn(self, step: float, value: float) -> tuple[float, float]:
+        """Where the point (``step``, ``value``) of a line is in the drawing."""
+        a, _, _, d, e, f = (float(n) for n in self.transform[7:-1].split())
+        return a * step + e, d * value + f
 
 
 def nice_step(span: float, most: int = 5) -> int:
@@ -102,66 +164,74 @@ def ticks_for(low: float, high: float) -> tuple[int, int, int]:
 
 
 def _round(value: float) -> str:
+    if value == int(value):
+        return str(int(value))
     text = f"{value:.1f}"
     return text[:-2] if text.endswith(".0") else text
+
+
+def _number(value: float) -> str:
+    return f"{value:.4f}".rstrip("0").rstrip(".")
 
 
 def line_chart(
     kind: str,
     title: str,
     summary: str,
-    series: Sequence[tuple[str, Sequence[float]]],
+    lines: Sequence[Series],
     *,
     level: int | None = None,
     level_label: str = "",
     marks: Sequence[tuple[int, str]] = (),
     x_label: str = "",
 ) -> LineChart:
-    """Lay out ``series`` (name, one value per step; all of one length) in the drawing.
+    """Lay out ``lines`` (one value per step; all of one length) in the drawing.
 
     ``level`` draws a horizontal line (a target) and widens the axis to show it; ``marks``
-    are vertical lines at steps (name, label).
+    are vertical lines at steps (name, label). The cost is the same however long the lines
+    are: their points are used as they are, under one transform.
     """
-    steps = max((len(values) for _, values in series), default=1)
-    every = [v for _, values in series for v in values]
+    steps = max((line.steps for line in lines), default=1)
+    drawn = [line for line in lines if line.steps]
+    lows = [line.low for line in drawn] or [0]
+    highs = [line.high for line in drawn] or [1]
     if level is not None:
-        every.append(level)
-    low, high = ticks_for(min(every, default=0), max(every, default=1))[:2]
+        lows.append(level)
+        highs.append(level)
+    low, high, every = ticks_for(min(lows), max(highs))
     left, right, top, bottom = LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM
+    across = (right - left) / (steps - 1) if steps > 1 else 1.0
+    start = left if steps > 1 else (left + right) / 2
+    up = (bottom - top) / (high - low)
 
     def x_of(step: int) -> float:
-        return left + (right - left) * (step / (steps - 1) if steps > 1 else 0.5)
+        return start + across * step
 
     def y_of(value: float) -> float:
-        return bottom - (bottom - top) * (value - low) / (high - low)
+        return bottom - up * (value - low)
 
-    # A long game's lines have a thousand points: each step's x is written once for every
-    # line, and each score's y once for the chart (scores repeat: most plays score nothing).
-    xs = [_round(x_of(step)) for step in range(steps)]
-    ys: dict[float, str] = {}
-
-    def y_text(value: float) -> str:
-        text = ys.get(value)
-        if text is None:
-            text = ys[value] = _round(y_of(value))
-        return text
-
-    lines = []
-    for number, (name, values) in enumerate(series):
-        points = " ".join([f"{xs[step]},{y_text(value)}" for step, value in enumerate(values)])
-        last = len(values) - 1
-        end = (x_of(last), y_of(values[last])) if values else (right, bottom)
-        lines.append(Line(name, tuple(values), points, end, number % 4 + 1))
-    _spread_labels(lines, top, bottom)
-    step = ticks_for(low, high)[2]
-    ticks = tuple(Tick(value, y_of(value)) for value in range(low, high + 1, step))
+    laid = [
+        Line(
+            line.name,
+            line.values,
+            line.points,
+            (x_of(line.steps - 1), y_of(line.last)) if line.steps else (right, bottom),
+            number % 4 + 1,
+        )
+        for number, line in enumerate(lines)
+    ]
+    _spread_labels(laid, top, bottom)
+    transform = f"matrix({_number(across)} 0 0 {_number(-up)} {_number(start)} {_number(bottom + up * low)})"
     return LineChart(
         kind=kind,
         title=title,
         summary=summary,
-        lines=tuple(lines),
-        ticks=ticks,
-        marks=tuple(Mark(at, x_of(at), label) for at, label in marks),
+        lines=tuple(laid),
+        transform=transform,
+        low=low,
+        high=high,
+        ticks=tuple(Tick(value, y_of(value)) for value in range(low, high + 1, every)),
+        marks=tuple(Mark(at, label) for at, label in marks),
         level=None if level is None else Tick(level, y_of(level)),
         level_label=level_label,
         x_label=x_label,
@@ -183,17 +253,46 @@ def _spread_labels(lines: list[Line], top: float, bottom: float, gap: float = 11
 # -- the charts the site shows ----------------------------------------------------------------
 
 
+PAST_KEPT = 1024
+"""How many games' finished hands' lines are kept (one entry per game and number of hands; the
+least recently used go first). Each is about 0.8 KB a hand: some 20 MB when full of entries
+of 25-hand games."""
+
+
+_PAST: Derived[Hand, tuple[tuple[Series, ...], tuple[int, ...]]] = Derived(PAST_KEPT)
+"""The lines of a game's finished hands and the step each begins at, a hand longer as each
+ends: a request in hand 25 finds hand 24's, or hand 23's and adds one hand."""
+
+
+def _drawn_on(lines: Sequence[Series], steps: list[tuple[int, ...]]) -> tuple[Series, ...]:
+    return tuple(line.then([scores[side] for scores in steps]) for side, line in enumerate(lines))
+
+
 def game_chart(game: Game) -> LineChart | None:
     """A game's scores play by play: a line per side, a mark where each hand begins, the
-    target; in the game's units. None before the first tile is down (nothing to draw)."""
-    if not any(hand.plays for hand in game.hands):
+    target; in the game's units. None before the first tile is down (nothing to draw).
+
+    Its cost does not grow with the game: the finished hands' lines are kept and the hand in
+    play is added to them.
+    """
+    hand = game.hand
+    if hand is None or not any(h.plays for h in game.hands):
         return None
-    steps = progression(game)
-    final = languages.said_list(
-        [f"{side} {score}" for side, score in zip(steps.sides, steps.steps[-1], strict=True)]
-    )
-    hands = len(steps.hand_starts)
-    if steps.in_fives:
+
+    def add(
+        past: tuple[tuple[Series, ...], tuple[int, ...]], done: Hand
+    ) -> tuple[tuple[Series, ...], tuple[int, ...]]:
+        lines, starts = past
+        return _drawn_on(lines, hand_steps(game, done)), (*starts, lines[0].steps)
+
+    start = tuple(series(side, [0]) for side in game.sides), ()
+    past, starts = _PAST.grown(game.hands[:-1], start, add)
+    lines = _drawn_on(past, hand_steps(game, hand))
+    starts = (*starts, past[0].steps)
+    final = languages.said_list([f"{line.name} {_round(line.last)}" for line in lines])
+    hands = len(starts)
+    target = game.rules.target
+    if game.rules.in_fives:
         summary = ngettext(
             "Scores in fives play by play over %(num)d hand: now %(final)s; "
             "the target is %(target)s.",
@@ -201,7 +300,7 @@ def game_chart(game: Game) -> LineChart | None:
             "the target is %(target)s.",
             hands,
             final=final,
-            target=steps.target,
+            target=target,
         )
     else:
         summary = ngettext(
@@ -209,18 +308,17 @@ def game_chart(game: Game) -> LineChart | None:
             "Scores play by play over %(num)d hands: now %(final)s; the target is %(target)s.",
             hands,
             final=final,
-            target=steps.target,
+            target=target,
         )
     return line_chart(
         "progression",
         _("The scores, play by play"),
         summary,
-        [(side, steps.of(number)) for number, side in enumerate(steps.sides)],
-        level=steps.target,
-        level_label=_("target %(target)s", target=steps.target),
+        lines,
+        level=target,
+        level_label=_("target %(target)s", target=target),
         marks=[
-            (start, _("Hand %(number)s", number=number))
-            for number, start in enumerate(steps.hand_starts, 1)
+            (start, _("Hand %(number)s", number=number)) for number, start in enumerate(starts, 1)
         ],
         x_label=_("plays →  (lines: a new hand)"),
     )
@@ -240,5 +338,5 @@ def wins_chart(table: Standings) -> LineChart | None:
         games=table.games,
         leaders=leaders,
     )
-    series = [(name, (0, *history)) for name, history in shown]
-    return line_chart("wins", _("Wins over time"), summary, series, x_label=_("games →"))
+    lines = [series(name, (0, *history)) for name, history in shown]
+    return line_chart("wins", _("Wins over time"), summary, lines, x_label=_("games →"))

@@ -29,6 +29,7 @@ from scorekeeper.rules.explain import count_line, settled_lines
 from scorekeeper.rules.messages import Message
 from scorekeeper.rules.wording import partnership, signed
 from scorekeeper.web import languages
+from scorekeeper.web.bounded import Derived
 from scorekeeper.web.data.loaded import Door, Loaded
 from scorekeeper.web.drawing.charts import LineChart, game_chart
 from scorekeeper.web.drawing.cribbage import Board
@@ -428,7 +429,7 @@ class TableView:
         return cribbage_board(self.game)
 
     @cached_property
-    def hand_summaries(self) -> list[HandSummary]:
+    def hand_summaries(self) -> tuple[HandSummary, ...]:
         """One summary row per hand."""
         return hand_summaries(self.game)
 
@@ -587,11 +588,23 @@ def hand_ending(game: Game, hand: Hand) -> str:
     return _("In play")
 
 
-def hand_summaries(game: Game) -> list[HandSummary]:
-    """Each hand: leader, ending, points in play and at the end per side, totals after."""
+SUMMARIES_KEPT = 1024
+"""How many games' lists of finished hands are kept, per language (one entry per game and
+number of hands; the least recently used go first): a few hundred bytes a hand."""
+
+_SUMMARIES: Derived[Hand, tuple[HandSummary, ...]] = Derived(SUMMARIES_KEPT)
+
+
+def hand_summaries(game: Game) -> tuple[HandSummary, ...]:
+    """Each hand: leader, ending, points in play and at the end per side, totals after.
+
+    The finished hands' rows are made once, as each hand ends, and kept: a request in hand 25
+    makes one row, not 25.
+    """
     sides = len(game.sides)
-    return [
-        HandSummary(
+
+    def summary(hand: Hand, after: tuple[int, ...]) -> HandSummary:
+        return HandSummary(
             hand.number,
             game.players[hand.leader],
             hand_ending(game, hand),
@@ -599,5 +612,12 @@ def hand_summaries(game: Game) -> list[HandSummary]:
             hand.settlement.changes if hand.settlement else (0,) * sides,
             after,
         )
-        for hand, after in zip(game.hands, game.scores_after_hands(), strict=True)
-    ]
+
+    def add(rows: tuple[HandSummary, ...], hand: Hand) -> tuple[HandSummary, ...]:
+        # A finished hand's totals are those the next hand began with.
+        return (*rows, summary(hand, tuple(game.hands[hand.number].scores_before)))
+
+    if not game.hands:
+        return ()
+    done = _SUMMARIES.grown(game.hands[:-1], (), add, also=languages.current())
+    return (*done, summary(game.hands[-1], tuple(game.scores)))
