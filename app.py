@@ -17,7 +17,7 @@ from sqlalchemy.engine import make_url
 
 from scorekeeper.web import htmx, languages, paper, rendered, sharing, table
 from scorekeeper.web.clubs import pages as clubs
-from scorekeeper.web.data import database, doors, replayed
+from scorekeeper.web.data import changes, database, doors, replayed
 from scorekeeper.web.drawing import dominoes, fragments
 from scorekeeper.web.site import cli, compression, errors, expired, pwa, ratelimits, security, times
 
@@ -28,6 +28,7 @@ ROOMS = (
     compression,
     # The stored data and the shared leaves every page stands on.
     database,
+    changes,
     replayed,
     languages,
     doors,

@@ -3,16 +3,20 @@ which show everything and change nothing."""
 
 from __future__ import annotations
 
+import sys
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
 import segno
-from flask import Blueprint, Flask, Response, abort, render_template, request, url_for
+from flask import Blueprint, Flask, Response, abort, current_app, render_template, request, url_for
 from markupsafe import Markup
 
 from scorekeeper.rules import MalformedInput, Tile, parse_tile
 from scorekeeper.web import languages, rendered
-from scorekeeper.web.data import games
+from scorekeeper.web.bounded import capacity_setting
+from scorekeeper.web.data import changes, games
 from scorekeeper.web.data.doors import DOORS, NO_GAME, load_or_404, remember
 from scorekeeper.web.data.games import NotFound
 from scorekeeper.web.data.loaded import WATCH, Door, Loaded
@@ -140,12 +144,90 @@ def live(door: str, key: str) -> Response:
     return response
 
 
+STREAM_SECONDS = 300
+"""How long one event stream stays open. The browser opens it again by itself (after the
+``retry`` it was sent), and the key is checked again: a stream never outlives its game's
+deletion by more than this, and a proxy's idle timeout never cuts one off unseen."""
+HEARTBEAT_SECONDS = 20
+"""A comment line sent when nothing changed for this long, so that proxies keep the line open
+and a phone that went away is noticed (the write fails) and its stream let go."""
+RETRY_MS = 3000
+
+
+def _can_hold_open() -> bool:
+    """Whether this server can keep a request open without holding up others: a gevent worker
+    (the hosting recipe), or Flask's threaded development server. A sync worker cannot (a
+    stream would take the whole worker), so its pages poll. ``LIVE_PUSH`` set True or False
+    decides instead."""
+    setting = current_app.config.get("LIVE_PUSH", "auto")
+    if setting in (True, False):
+        return bool(setting)
+    if "gevent" in sys.modules:
+        from gevent import monkey
+
+        if monkey.is_module_patched("socket"):
+            return True
+    server = str(request.environ.get("SERVER_SOFTWARE", ""))
+    return bool(request.environ.get("wsgi.multithread")) and server.startswith("Werkzeug/")
+
+
+@bp.get(f"/{DOORS}/<key:key>/changes")
+def changes_stream(door: str, key: str) -> Response:
+    """The game's version, pushed as it changes: an event stream (``text/event-stream``) that
+    sends ``event: version`` with the version at once and after every change (``-1`` once the
+    game is deleted). ``static/js/live.js`` asks the live URL when it hears a newer version
+    than its page shows, and polls instead when there is no stream.
+
+    204 No Content where the server cannot hold requests open, or holds as many as
+    ``LIVE_STREAMS`` allows: the browser does not try again, and the page polls.
+    """
+    try:
+        game_id, version = games.followed(key, door)
+    except NotFound:
+        abort(404, description=NO_GAME)
+    if not _can_hold_open():
+        return Response(status=204)
+    hub = changes.hub()
+    if hub.streams >= current_app.config["LIVE_STREAMS"]:
+        return Response(status=204)
+
+    def stream() -> Iterator[str]:
+        with hub.following(game_id, version) as wake:
+            yield f"retry: {RETRY_MS}\n\n"
+            sent: int | None = None
+            deadline = time.monotonic() + STREAM_SECONDS
+            while True:
+                now = hub.version(game_id)
+                if now is not None and now != sent:
+                    yield f"event: version\ndata: {now}\n\n"
+                    sent = now
+                    if now == changes.GONE:
+                        return
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return
+                if not wake.wait(min(HEARTBEAT_SECONDS, left)):
+                    yield ": still here\n\n"
+                wake.clear()
+
+    response = Response(stream(), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"  # nginx passes each event on at once
+    return response
+
+
 def etag(version: int, language: str) -> str:
     """The entity tag of a game at ``version`` said in ``language`` (the same for every page
     that shows it in that language): ``v7-sv``."""
     return f"v{version}-{language}"
 
 
+LIVE_STREAMS = 5000
+"""Event streams one worker process holds open at most (the setting ``LIVE_STREAMS``): about
+two per phone following a game is plenty; past it, pages poll."""
+
+
 def init_app(app: Flask) -> None:
     """Register the pages."""
+    app.config["LIVE_STREAMS"] = capacity_setting(app, "LIVE_STREAMS", LIVE_STREAMS)
     app.register_blueprint(bp)

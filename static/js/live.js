@@ -1,6 +1,7 @@
 // Live pages follow a game that another phone changes.
 //
-// The poller (#live, see templates/_live.html) asks its hx-get URL every 1.5 seconds, sending
+// The poller (#live, see templates/_live.html) asks its hx-get URL when the game's event stream
+// says it changed, or every 1.5 seconds where there is no stream, sending
 // the version the page shows as If-None-Match: the server answers 304 while nothing changed.
 // A newer table (or board) is swapped in keeping what the reader was doing: the scroll
 // position, a picked tile (sent as ?selected= so the server keeps it picked), text typed
@@ -31,11 +32,71 @@
     });
   }
 
+  // Pushed changes: the page holds an event stream open (data-changes) on which the server
+  // sends the game's version as soon as it changes. While it is open the 1.5 s timer asks
+  // nothing; a version newer than the page's asks the live URL at once. Without a stream
+  // (no EventSource, a server that answers 204, a broken line) the timer polls as before.
+  let stream = null;
+  let heard = 0; // the newest version the stream said
+  let asked = false; // the next request of the poller is one the stream (or a wake-up) wants
+
+  function streaming() {
+    return stream !== null && stream.readyState === window.EventSource.OPEN;
+  }
+
+  function catchUp(live) {
+    asked = true;
+    if (window.htmx) window.htmx.trigger(live, "catchup");
+  }
+
+  function behind(live) {
+    const shown = shownBy(live);
+    return shown && (heard === -1 || heard > Number(shown.dataset.version));
+  }
+
+  function follow() {
+    const live = poller();
+    if (!live || !live.dataset.changes || !window.EventSource || stream || document.hidden) {
+      return;
+    }
+    stream = new window.EventSource(live.dataset.changes);
+    stream.addEventListener("version", function (event) {
+      heard = Number(event.data);
+      if (heard === -1) stopFollowing(); // deleted: the live URL says so, once
+      if (behind(live)) catchUp(live);
+    });
+    stream.addEventListener("error", function () {
+      // Closed for good (a 204 or a 404): poll. Otherwise the browser opens it again itself.
+      if (stream && stream.readyState === window.EventSource.CLOSED) stream = null;
+    });
+  }
+
+  function stopFollowing() {
+    if (stream) stream.close();
+    stream = null;
+  }
+
   document.addEventListener("htmx:beforeRequest", function (event) {
     const live = poller();
     if (!live || event.detail.elt !== live) return;
+    const wanted = asked;
+    asked = false;
     if (document.hidden || busy() || !shownBy(live)) event.preventDefault();
+    // While the stream is open the timer asks nothing, unless the page is still behind what
+    // the stream said (an answer lost on the way): then it asks until it has caught up.
+    else if (streaming() && !wanted && !behind(live)) event.preventDefault();
   });
+
+  // A version heard while this page's own request was on its way: asked for once it lands.
+  document.addEventListener("htmx:afterSettle", function (event) {
+    const live = poller();
+    // The poller's own answer settles before live.js swaps it in (htmx:afterRequest).
+    if (!live || event.target === live) return;
+    if (streaming() && !busy() && behind(live)) catchUp(live);
+  });
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", follow);
+  else follow();
 
   document.addEventListener("htmx:configRequest", function (event) {
     const live = poller();
@@ -58,6 +119,7 @@
       // The game was deleted: the alerts say so (the server's fragment), and asking again
       // would only add "no such game" answers, which the limit on unknown links counts
       // for the whole address (every phone and table behind the same router).
+      stopFollowing();
       live.remove();
       return;
     }
@@ -78,7 +140,10 @@
   // When the phone wakes up or the tab comes back, catch up at once.
   document.addEventListener("visibilitychange", function () {
     const live = poller();
-    if (live && !document.hidden && window.htmx) window.htmx.trigger(live, "catchup");
+    // A phone in a pocket holds no stream open; back on screen it follows again.
+    if (document.hidden) stopFollowing();
+    else follow();
+    if (live && !document.hidden) catchUp(live);
   });
 
   function remember(shown) {

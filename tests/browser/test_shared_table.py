@@ -52,6 +52,36 @@ def test_a_play_on_the_edit_page_shows_on_the_watch_page_within_2_seconds(
     expect(second_phone.locator('[data-side-score="Bob"]')).to_have_text("0")
 
 
+PUSHED_WITHIN_MS = 1000
+"""A change pushed on the game's event stream shows on a following page within a second."""
+
+
+@pytest.mark.alone
+def test_each_entry_is_pushed_to_the_watch_page_which_asks_nothing_in_between(
+    live_server: LiveServer, phone: Page, second_phone: Page
+) -> None:
+    """The watch page holds the game's event stream open: it asks for the table once per
+    change, the moment it is told, and not at all while nothing changes."""
+    phone.goto(started(live_server))
+    table = TablePage(phone)
+    with second_phone.expect_response(lambda r: r.url.endswith("/changes")):
+        second_phone.goto(watch_link(phone))
+    asked: list[int] = []
+    second_phone.on("response", lambda r: asked.append(r.status) if "/live" in r.url else None)
+    second_phone.wait_for_timeout(3500)  # two beats of the polling it no longer needs
+    assert asked == []
+    watcher = second_phone.locator("#table")
+
+    table.play("5-0", "E", offered=["W", "E"])
+    expect(watcher).to_have_attribute("data-seq", str(table.seq), timeout=PUSHED_WITHIN_MS)
+    table.draw()
+    expect(watcher).to_have_attribute("data-seq", str(table.seq), timeout=PUSHED_WITHIN_MS)
+    table.undo()
+    expect(watcher).to_have_attribute("data-seq", str(table.seq), timeout=PUSHED_WITHIN_MS)
+    expect(second_phone.locator('[data-side-score="Bob"]')).to_have_text("10")
+    assert asked == [200, 200, 200]
+
+
 @pytest.mark.alone
 def test_a_second_scorekeeper_keeps_a_picked_tile_and_the_scroll_position(
     live_server: LiveServer, phone: Page, second_phone: Page
@@ -91,6 +121,9 @@ def test_a_live_update_keeps_ticked_held_tiles_and_typed_pips(
     and redoes it (the same settlement again, at a newer version) while this page's polls are
     held, as when a phone sleeps through an undo and its redo."""
     data = record("hand_seven_five_two_hands", hands=1, drop_last=1)
+    # This phone follows by polling (its stream refused, as by a server that cannot hold
+    # one open), so that its polls can be held.
+    phone.route("**/changes", lambda route: route.fulfill(status=204))
     url = import_game(phone, live_server.url, data)
     mine = TablePage(phone)
     mine.play("5-0")  # Ann plays her last tile: the settlement form (Bob and Cy still hold)
@@ -256,7 +289,7 @@ def test_a_deleted_game_stops_its_watchers_polling(
     second_phone.on(
         "response", lambda r: polls.append(r.status) if r.url.endswith("/live") else None
     )
-    with second_phone.expect_response(lambda r: r.url.endswith("/live")):
+    with second_phone.expect_response(lambda r: r.url.endswith(("/live", "/changes"))):
         pass  # the watch page follows the game
 
     phone.locator("[data-delete-link]").first.click()

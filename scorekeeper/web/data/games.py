@@ -42,7 +42,7 @@ from scorekeeper.rules import (
 from scorekeeper.rules.entering import CannotTurn, next_hand, redone, turnable_lead, undo_steps
 from scorekeeper.rules.messages import say
 from scorekeeper.rules.stored import event_of, stored_event
-from scorekeeper.web.data import replayed
+from scorekeeper.web.data import changes, replayed
 from scorekeeper.web.data.database import db
 from scorekeeper.web.data.loaded import EDIT, WATCH, DoorKind, Loaded, door_kind
 from scorekeeper.web.data.models import EventRow, GameRow
@@ -283,6 +283,17 @@ def _driver_sql(kind: str) -> tuple[str, bool]:
     return cached
 
 
+def followed(key: str, kind: str = EDIT) -> tuple[int, int]:
+    """The id and version of the game behind ``key`` (a door of kind ``kind``), or NotFound:
+    what an event stream of the game follows."""
+    if kind not in _VERSION_BY:
+        raise NotFound(kind)
+    row = find(key, kind)
+    found = row.id, row.version or 0
+    db.session.rollback()  # the stream holds no transaction (nor connection) while it waits
+    return found
+
+
 def version_of(key: str, kind: str = EDIT) -> int:
     """The game's change counter, read alone (no events, no replay), or NotFound.
 
@@ -432,8 +443,10 @@ def _changing(edit_key: str, expected_version: int) -> Iterator[_Change]:
         assert change.game is not None, "a change sets the game it leads to"
         db.session.flush()
         change.kept = _keep(row, change.known, change.game, row.version)
+        changes.notify(row.id, row.version)
     assert change.kept is not None
     replayed.games.put(edit_key, change.kept)
+    changes.changed(row.id, change.kept.version)
 
 
 def append(
@@ -497,6 +510,7 @@ def append(
             for seq, (kind, data) in enumerate(stored, first)
         ]
         ids = db.session.scalars(_INSERT_EVENT, rows).all()
+        changes.notify(row.id, expected_version + 1)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
@@ -512,6 +526,7 @@ def append(
     )
     kept = replayed.Replayed(expected_version + 1, game, known.rows + written)
     replayed.games.put(edit_key, kept)
+    changes.changed(row.id, kept.version)
     return _loaded(row, game, EDIT, kept.version, kept)
 
 
@@ -702,6 +717,8 @@ def delete(edit_key: str) -> GameRow:
             )
         row.deleted_at = _now()
         row.version = (row.version or 0) + 1
+        changes.notify(row.id, changes.GONE)
+    changes.changed(row.id, changes.GONE)
     return row
 
 

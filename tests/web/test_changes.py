@@ -1,0 +1,190 @@
+"""Pushed changes: a page following a game holds its event stream open and hears the game's
+new version the moment an entry is stored, from this process, from another process (SQLite:
+the reader; PostgreSQL: LISTEN/NOTIFY), and that the game is gone once deleted. Where the
+server cannot hold a request open the stream answers 204 and the page polls."""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+from collections.abc import Iterator
+from itertools import islice
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from app import create_app
+from scorekeeper.web.data import changes
+from scorekeeper.web.data.changes import GONE, Hub
+from scorekeeper.web.data.database import db
+from scorekeeper.web.sharing import STREAM_SECONDS
+from tests.web.database import OTHER_DATABASE
+from tests.web.webtable import Table, page_version, started
+
+VERSION = re.compile(r"event: version\ndata: (-?\d+)\n\n")
+
+
+def stream(client: FlaskClient, url: str) -> Iterator[str]:
+    """The event stream of the game at ``url``, chunk by chunk as the server sends them."""
+    response = client.get(url + "/changes", buffered=False)
+    assert response.status_code == 200, response.status_code
+    assert response.mimetype == "text/event-stream"
+    assert response.headers["Cache-Control"] == "no-store"
+    return iter(response.response)  # type: ignore[arg-type]
+
+
+def versions(chunks: Iterator[str | bytes], count: int) -> list[int]:
+    """The next ``count`` versions the stream sends (skipping its retry line and comments)."""
+    found: list[int] = []
+    for chunk in chunks:
+        said = chunk.decode() if isinstance(chunk, bytes) else chunk
+        found += [int(v) for v in VERSION.findall(said)]
+        if len(found) >= count:
+            return found
+    return found
+
+
+@pytest.fixture
+def pushing(app: Flask) -> Flask:
+    app.config["LIVE_PUSH"] = True
+    return app
+
+
+def test_the_stream_sends_the_version_at_once_and_after_each_entry(
+    pushing: Flask, client: FlaskClient
+) -> None:
+    table = started(client)
+    chunks = stream(client, table.url)
+    first = next(chunks)
+    assert first.startswith(b"retry: ") if isinstance(first, bytes) else first.startswith("retry")
+    assert versions(chunks, 1) == [page_version(table.page())]
+    table.play("5-5")
+    assert versions(chunks, 1) == [page_version(table.page())]
+    table.post("undo", {})
+    assert versions(chunks, 1) == [page_version(table.page())]
+
+
+def test_the_watch_link_streams_too_and_hears_the_deletion(
+    pushing: Flask, client: FlaskClient
+) -> None:
+    table = started(client)
+    watch = table.watch_url()
+    watching = stream(client, watch)
+    assert versions(watching, 1) == [page_version(table.page())]
+    assert client.post(f"/games/{table.key}/delete").status_code in (200, 303)
+    assert versions(watching, 1) == [GONE]
+    assert list(watching) == []  # and the stream ends
+    assert client.get(watch + "/changes").status_code == 404
+
+
+def test_an_unknown_key_is_404_and_a_sync_server_is_told_to_poll(
+    app: Flask, client: FlaskClient
+) -> None:
+    table = started(client)
+    # The test client is no server that can hold a request open: 204, the page polls.
+    assert client.get(table.url + "/changes").status_code == 204
+    app.config["LIVE_PUSH"] = True
+    assert client.get("/games/" + "x" * 22 + "/changes").status_code == 404
+    app.config["LIVE_STREAMS"] = 0
+    assert client.get(table.url + "/changes").status_code == 204
+
+
+def test_a_change_wakes_only_the_streams_of_its_game_and_never_goes_back() -> None:
+    hub = Hub()
+    with hub.following(1, 4) as one, hub.following(2, 9) as two:
+        assert hub.streams == 2 and sorted(hub.followed()) == [1, 2]
+        hub.changed(1, 5)
+        assert one.is_set() and not two.is_set()
+        one.clear()
+        hub.changed(1, 3)  # an older version, late: nothing
+        assert not one.is_set() and hub.version(1) == 5
+        hub.changed(3, 1)  # a game nobody follows here
+        hub.changed(2, GONE)
+        assert two.is_set() and hub.version(2) == GONE
+    assert hub.streams == 0 and hub.followed() == []
+
+
+def test_a_stream_ends_after_its_time_and_says_so_by_heartbeat(
+    pushing: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("scorekeeper.web.sharing.STREAM_SECONDS", 0.3)
+    monkeypatch.setattr("scorekeeper.web.sharing.HEARTBEAT_SECONDS", 0.1)
+    table = started(client)
+    started_at = time.monotonic()
+    said = [c.decode() if isinstance(c, bytes) else c for c in stream(client, table.url)]
+    assert 0.25 < time.monotonic() - started_at < 5
+    assert any(line.startswith(":") for line in said)  # the heartbeat comments
+    assert STREAM_SECONDS >= 60  # in production a stream lasts minutes
+
+
+def other_process(app: Flask) -> Flask:
+    """Another worker of the same site: its own app on the same database."""
+    return create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+            "RATELIMIT_ENABLED": False,
+            "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+            "CHANGES_INTERVAL": 0.05,
+            "LIVE_PUSH": True,
+        }
+    )
+
+
+def test_a_change_written_by_another_process_reaches_this_ones_streams(
+    app: Flask, client: FlaskClient
+) -> None:
+    """SQLite: the other worker's reader finds the new version; PostgreSQL (CI): the write's
+    NOTIFY reaches the other worker's listener."""
+    table = started(client)
+    other = other_process(app)
+    heard: list[int] = []
+    listening = threading.Event()
+
+    def follow() -> None:
+        chunks = stream(other.test_client(), table.url)
+        for version in versions(chunks, 1):
+            heard.append(version)
+        listening.set()
+        heard.extend(versions(chunks, 1))
+
+    follower = threading.Thread(target=follow, daemon=True)
+    follower.start()
+    assert listening.wait(10)
+    time.sleep(0.5)  # the listener has its LISTEN (or the reader its first look) in place
+    table.play("5-5")
+    follower.join(10)
+    assert heard == [page_version(table.page()) - 1, page_version(table.page())]
+    with other.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_a_write_on_postgresql_notifies_in_its_own_transaction(
+    app: Flask, client: FlaskClient
+) -> None:
+    if not OTHER_DATABASE:
+        pytest.skip("NOTIFY is PostgreSQL's")
+    table = started(client)
+    with app.app_context():
+        connection = db.engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            cursor.execute(f"LISTEN {changes.CHANNEL}")
+            connection.commit()
+            table.play("5-5")
+            cursor.execute("SELECT 1")
+            notes = list(islice(connection.driver_connection.notifies(timeout=2), 1))
+        finally:
+            connection.close()
+    assert notes and notes[0].payload.endswith(f":{page_version(table.page())}")
+
+
+def test_the_edit_and_watch_pages_name_their_stream(pushing: Flask, client: FlaskClient) -> None:
+    table: Table = started(client)
+    assert f'data-changes="{table.url}/changes"' in table.page()
+    watch = client.get(table.watch_url()).get_data(as_text=True)
+    assert f'data-changes="{table.watch_url()}/changes"' in watch
