@@ -121,6 +121,13 @@ class Server:
             "SCOREKEEPER_SECRET_KEY": "bench",
             "SCOREKEEPER_WTF_CSRF_ENABLED": "false",
             "SCOREKEEPER_RATELIMIT_ENABLED": "false",
+            # As the README's hosting recipe says for a club this size: every live table's
+            # game kept replayed, and its pages kept rendered, in each worker.
+            "SCOREKEEPER_LIVE_GAMES": "2000",
+            "SCOREKEEPER_KEPT_PAGES": "4000",
+            # A gevent worker serves many requests at once, each holding a connection while
+            # it waits its turn on the CPU: the recipe's pool is larger than the default 5.
+            "SCOREKEEPER_SQLALCHEMY_ENGINE_OPTIONS": '{"pool_size": 30, "max_overflow": 10}',
         }
         flask = [sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"]
         subprocess.run(flask, cwd=ROOT, env=env, check=True, capture_output=True)
@@ -302,6 +309,8 @@ class Figures:
 
     recording: bool = False
     cpu: float = 0.0
+    own_cpu: float = 0.0
+    """This process's CPU (the phones): near a whole core, it measures itself, not the server."""
     times: dict[str, list[float]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
 
@@ -421,30 +430,45 @@ class Table:
                 figures.updates.append(time.monotonic() - entered)
         return answer.headers.get("etag", etag)
 
-    async def follower(self, figures: Figures, stop: Any, watching: bool = True) -> None:
-        """A phone following by push: the game's event stream held open, and (a watching
-        phone) the live URL asked once per newer version it hears. The scorekeeper's phone
-        holds its stream too; the answers to its entries already carry what it changed."""
-        await asyncio.sleep(self.rng.uniform(0, 1))
+    async def follower(
+        self, figures: Figures, stop: Any, spread: float, watching: bool = True
+    ) -> None:
+        """A phone following by push: the game's event stream held open. Behind the watch
+        link it brings each new table itself; a version newer than the phone shows (when the
+        stream opens) is asked of the live URL. The scorekeeper's phone holds its stream too;
+        the answers to its entries already carry what it changed."""
+        # Phones arrive over the first half of the warm-up, not all in the same instant (a
+        # burst of 1,600 streams opening at once, each asking its table, is no club evening).
+        await asyncio.sleep(self.rng.uniform(0, spread))
         etag = self.etag
         while not stop.is_set():
             path = f"{self.watch}/changes" if watching else f"/games/{self.key}/changes"
-            async for version in stream_versions(self.port, path, stop, figures):
+            async for kind, version in stream_versions(self.port, path, stop, figures):
                 shown = VERSION_TAG.match(etag)
-                if watching and (shown is None or version > int(shown.group(1))):
+                if not watching or (shown is not None and version <= int(shown.group(1))):
+                    continue
+                if kind == "page":
+                    etag = f'"v{version}-en"'
+                    entered = self.entered.get(version)
+                    if entered is not None and figures.recording:
+                        figures.updates.append(time.monotonic() - entered)
+                else:
                     etag = await self.ask_live(figures, etag)
             if not stop.is_set():
                 await asyncio.sleep(1)  # the stream ended (after its minutes): open it again
 
 
 VERSION_TAG = re.compile(r'(?:W/)?"v(\d+)-')
-EVENT = re.compile(rb"event: version\ndata: (-?\d+)")
+EVENT = re.compile(
+    rb'event: (version)\ndata: (-?\d+)|event: (page)\ndata: <[^>]*data-version="(\d+)"'
+)
 
 
 async def stream_versions(
     port: int, path: str, stop: asyncio.Event, figures: Figures
-) -> AsyncIterator[int]:
-    """The versions an event stream sends, as they come, until it ends or ``stop`` is set."""
+) -> AsyncIterator[tuple[str, int]]:
+    """What an event stream sends, as it comes (``("version", 7)``, ``("page", 8)``), until
+    it ends or ``stop`` is set."""
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
     except OSError as failure:
@@ -479,8 +503,8 @@ async def stream_versions(
                 size = int(size_line.split(b";")[0] or b"0", 16)
                 if len(rest) < size + 2:
                     break
-                for version in EVENT.findall(rest[:size]):
-                    yield int(version)
+                for said, version, page, shown in EVENT.findall(rest[:size]):
+                    yield (said or page).decode(), int(version or shown)
                 raw = rest[size + 2 :]
                 if size == 0:
                     return
@@ -519,8 +543,9 @@ def _followers(
     hold its event stream), or polling every ``--poll`` seconds."""
     if args.poll_only:
         return [table.watcher(figures, args.poll, stop) for _ in range(args.watchers)]
-    watching = [table.follower(figures, stop) for _ in range(args.watchers)]
-    return [*watching, table.follower(figures, stop, watching=False)]
+    spread = args.warmup / 2
+    watching = [table.follower(figures, stop, spread) for _ in range(args.watchers)]
+    return [*watching, table.follower(figures, stop, spread, watching=False)]
 
 
 async def step(tables: list[Table], args: argparse.Namespace, server: Server) -> Figures:
@@ -537,9 +562,10 @@ async def step(tables: list[Table], args: argparse.Namespace, server: Server) ->
     ]
     await asyncio.sleep(args.warmup)
     figures.recording = True
-    cpu = server.cpu_seconds()
+    cpu, own = server.cpu_seconds(), time.process_time()
     await asyncio.sleep(args.seconds)
     figures.cpu = server.cpu_seconds() - cpu
+    figures.own_cpu = time.process_time() - own
     figures.recording = False
     stop.set()
     await asyncio.gather(*tasks)
@@ -569,11 +595,11 @@ async def run_database(name: str, database: str, args: argparse.Namespace) -> li
     )
     header = (
         "| tables | req/s | entries/s | p50 ms | p99 ms | entry p99 | live p99 |"
-        " update p50 | update p90 | errors | worker CPU | CPU ms/req | load |"
+        " update p50 | update p90 | errors | worker CPU | CPU ms/req | phones' CPU | load |"
     )
     print(header)
-    print("|" + "---|" * 13)
-    rows += [header, "|" + "---|" * 13]
+    print("|" + "---|" * 14)
+    rows += [header, "|" + "---|" * 14]
     try:
         for count in args.tables:
             opening = Figures()
@@ -593,6 +619,7 @@ async def run_database(name: str, database: str, args: argparse.Namespace) -> li
                 f" | {quantile(figures.updates, 0.5) * 1000:.0f}"
                 f" | {quantile(figures.updates, 0.9) * 1000:.0f} | {len(figures.errors)}"
                 f" | {figures.cpu / args.seconds:.2f} | {figures.cpu * 1000 / max(1, len(every)):.1f}"
+                f" | {figures.own_cpu / args.seconds:.2f}"
                 f" | {os.getloadavg()[0]:.1f} |"
             )
             print(row, flush=True)
@@ -601,8 +628,8 @@ async def run_database(name: str, database: str, args: argparse.Namespace) -> li
                 print(f"    error: {error}")
             if args.poll_only:
                 offered = count * (1 / args.pace + args.watchers / args.poll)
-            else:
-                offered = count * (1 + args.watchers) / args.pace
+            else:  # the watchers' tables come on their streams: the entries are the requests
+                offered = count / args.pace
             if p99 > args.limit or len(every) / args.seconds < 0.8 * offered:
                 print(f"    broken at {count} tables: stepping stops")
                 break
@@ -645,7 +672,7 @@ def main() -> int:
         help="the numbers of tables to step through (comma-separated)",
     )
     parser.add_argument("--seconds", type=float, default=15, help="measured per step")
-    parser.add_argument("--warmup", type=float, default=4, help="unmeasured start of each step")
+    parser.add_argument("--warmup", type=float, default=8, help="unmeasured start of each step")
     parser.add_argument("--pace", type=float, default=3.0, help="seconds between a table's entries")
     parser.add_argument("--poll", type=float, default=1.5, help="seconds between live polls")
     parser.add_argument("--watchers", type=int, default=3, help="phones watching each table")

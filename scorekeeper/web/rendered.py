@@ -20,7 +20,9 @@ session's token put in, the token Flask-WTF gives that request anywhere else.
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 
 from flask import Flask, current_app, g
 from flask_wtf.csrf import generate_csrf
@@ -38,6 +40,9 @@ _HOLE = f"csrf-{secrets.token_hex(16)}"
 that no text a player types can be taken for it."""
 _RENDERING = "_rendering_to_keep"
 _EXTENSION = "scorekeeper.rendered"
+_FLIGHTS = "scorekeeper.rendering"
+_WAIT_FOR_AHEAD = 5.0
+"""Seconds a request waits for the same page another one is rendering, at most."""
 
 Render = Callable[[], tuple[int, str]]
 """Renders a page: the version of the game it shows, and its text."""
@@ -53,19 +58,58 @@ def once(key: Hashable, version: int, render: Render) -> tuple[int, str]:
     now and kept for the phones that ask next. Returns the version it shows and its text,
     with this request's CSRF token in it."""
     app = current_app._get_current_object()  # type: ignore[attr-defined]
-    kept = _kept(app)
+    kept, flights = _kept(app), _flights(app)
     found = None if app.jinja_env.auto_reload else kept.get(key)
     if found is None or found[0] < version:
-        depth = g.get(_RENDERING, 0)
-        setattr(g, _RENDERING, depth + 1)
-        try:
-            found = render()
-        finally:
-            setattr(g, _RENDERING, depth)
-        shown = found[0]
-        kept.put(key, found, replaces=lambda older: older[0] <= shown)
+        with flights.lock:
+            ahead = flights.rendering.get(key)
+            if ahead is None:
+                mine = flights.rendering[key] = threading.Event()
+        if ahead is not None:
+            # Another request of this process renders this page now (its database reads let
+            # others run under the gevent worker): wait for its text rather than render it
+            # again, and render only if it did not come, or came older.
+            ahead.wait(_WAIT_FOR_AHEAD)
+            found = kept.get(key)
+            if found is None or found[0] < version:
+                found = _render(key, render, kept)
+        else:
+            try:
+                found = _render(key, render, kept)
+            finally:
+                with flights.lock:
+                    del flights.rendering[key]
+                mine.set()
     shown, text = found
     return shown, text.replace(_HOLE, generate_csrf()) if _HOLE in text else text
+
+
+def _render(
+    key: Hashable, render: Render, kept: Bounded[Hashable, tuple[int, str]]
+) -> tuple[int, str]:
+    """Render a page to keep (``csrf_token()`` answering the mark) and keep it."""
+    depth = g.get(_RENDERING, 0)
+    setattr(g, _RENDERING, depth + 1)
+    try:
+        found = render()
+    finally:
+        setattr(g, _RENDERING, depth)
+    shown = found[0]
+    kept.put(key, found, replaces=lambda older: older[0] <= shown)
+    return found
+
+
+@dataclass
+class _Flights:
+    """The pages being rendered now in this process, each with an event set once it is kept."""
+
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    rendering: dict[Hashable, threading.Event] = field(default_factory=dict)
+
+
+def _flights(app: Flask) -> _Flights:
+    flights: _Flights = app.extensions[_FLIGHTS]
+    return flights
 
 
 def _csrf_token() -> str:
@@ -81,4 +125,5 @@ def forget(app: Flask) -> None:
 def init_app(app: Flask) -> None:
     """Keep pages per app, and answer ``csrf_token()`` in templates (after CSRFProtect)."""
     app.extensions[_EXTENSION] = Bounded(capacity_setting(app, "KEPT_PAGES", KEPT))
+    app.extensions[_FLIGHTS] = _Flights()
     app.jinja_env.globals["csrf_token"] = _csrf_token

@@ -10,13 +10,25 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import segno
-from flask import Blueprint, Flask, Response, abort, current_app, render_template, request, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    abort,
+    current_app,
+    render_template,
+    request,
+    stream_with_context,
+    url_for,
+)
 from markupsafe import Markup
+from werkzeug.exceptions import HTTPException
 
 from scorekeeper.rules import MalformedInput, Tile, parse_tile
 from scorekeeper.web import languages, rendered
 from scorekeeper.web.bounded import capacity_setting
 from scorekeeper.web.data import changes, games
+from scorekeeper.web.data.database import db
 from scorekeeper.web.data.doors import DOORS, NO_GAME, load_or_404, remember
 from scorekeeper.web.data.games import NotFound
 from scorekeeper.web.data.loaded import WATCH, Door, Loaded
@@ -127,8 +139,20 @@ def live(door: str, key: str) -> Response:
         unchanged.set_etag(etag(version, language))
         unchanged.headers["Cache-Control"] = "no-store"
         return unchanged
+    shown, text = _live_view(door, key, version, language, _picked())
+    response = Response(text)
+    response.set_etag(etag(shown, language))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _live_view(
+    door: str, key: str, version: int, language: str, chosen: Tile | None = None
+) -> tuple[int, str]:
+    """The table (or with ``?view=board`` the board) a live page swaps in, at ``version`` or
+    newer: rendered once per version for every phone that asks, and every stream that pushes
+    it (rendered.py). The version it shows, and its text."""
     template = "_board.html" if request.args.get("view") == "board" else "_table.html"
-    chosen = _picked()
     pegs = request.args.get("board") == "pegs"
 
     def render() -> tuple[int, str]:
@@ -136,12 +160,13 @@ def live(door: str, key: str) -> Response:
         view = table_view(loaded, selected=_selected(loaded, chosen))
         return loaded.version, render_template(template, t=view)
 
-    # Every phone following the game asks for the same answer: rendered once per version.
-    shown, text = rendered.once((template, door, key, language, chosen, pegs), version, render)
-    response = Response(text)
-    response.set_etag(etag(shown, language))
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return rendered.once((template, door, key, language, chosen, pegs), version, render)
+
+
+def etag(version: int, language: str) -> str:
+    """The entity tag of a game at ``version`` said in ``language`` (the same for every page
+    that shows it in that language): ``v7-sv``."""
+    return f"v{version}-{language}"
 
 
 STREAM_SECONDS = 300
@@ -173,10 +198,14 @@ def _can_hold_open() -> bool:
 
 @bp.get(f"/{DOORS}/<key:key>/changes")
 def changes_stream(door: str, key: str) -> Response:
-    """The game's version, pushed as it changes: an event stream (``text/event-stream``) that
-    sends ``event: version`` with the version at once and after every change (``-1`` once the
-    game is deleted). ``static/js/live.js`` asks the live URL when it hears a newer version
-    than its page shows, and polls instead when there is no stream.
+    """The game's changes, pushed as they are stored: an event stream (``text/event-stream``).
+
+    It sends ``event: version`` with the game's version at once. Then, behind a watch link,
+    ``event: page`` with the new table (or with ``?view=board`` the board) after every change:
+    the same text the live URL answers, rendered once per version for every phone and stream
+    (``static/js/live.js`` swaps it in); behind the edit link, ``event: version`` again (the
+    page asks the live URL, which keeps its picked tile and its own form tokens). ``-1`` is
+    the version of a deleted game, and the last event. Pages poll where there is no stream.
 
     204 No Content where the server cannot hold requests open, or holds as many as
     ``LIVE_STREAMS`` allows: the browser does not try again, and the page polls.
@@ -190,6 +219,18 @@ def changes_stream(door: str, key: str) -> Response:
     hub = changes.hub()
     if hub.streams >= current_app.config["LIVE_STREAMS"]:
         return Response(status=204)
+    language = languages.current()
+
+    def said(now: int, opening: bool) -> str:
+        if opening or now == changes.GONE or door != WATCH:
+            return f"event: version\ndata: {now}\n\n"
+        try:
+            text = _live_view(door, key, now, language)[1]
+        except HTTPException:  # deleted since
+            return f"event: version\ndata: {changes.GONE}\n\n"
+        finally:
+            db.session.remove()  # no connection held while the stream waits
+        return "event: page\ndata: " + text.replace("\n", "\ndata: ") + "\n\n"
 
     def stream() -> Iterator[str]:
         with hub.following(game_id, version) as wake:
@@ -199,9 +240,10 @@ def changes_stream(door: str, key: str) -> Response:
             while True:
                 now = hub.version(game_id)
                 if now is not None and now != sent:
-                    yield f"event: version\ndata: {now}\n\n"
+                    event = said(now, sent is None)
+                    yield event
                     sent = now
-                    if now == changes.GONE:
+                    if event.endswith(f"data: {changes.GONE}\n\n"):
                         return
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -210,16 +252,10 @@ def changes_stream(door: str, key: str) -> Response:
                     yield ": still here\n\n"
                 wake.clear()
 
-    response = Response(stream(), mimetype="text/event-stream")
+    response = Response(stream_with_context(stream()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # nginx passes each event on at once
     return response
-
-
-def etag(version: int, language: str) -> str:
-    """The entity tag of a game at ``version`` said in ``language`` (the same for every page
-    that shows it in that language): ``v7-sv``."""
-    return f"v{version}-{language}"
 
 
 LIVE_STREAMS = 5000

@@ -1,7 +1,8 @@
 // Live pages follow a game that another phone changes.
 //
-// The poller (#live, see templates/_live.html) asks its hx-get URL when the game's event stream
-// says it changed, or every 1.5 seconds where there is no stream, sending
+// The poller (#live, see templates/_live.html) follows the game's event stream: behind a watch
+// link it brings each new table itself; behind the edit link it says the game changed, and the
+// poller asks its hx-get URL. Where there is no stream it asks every 1.5 seconds, sending
 // the version the page shows as If-None-Match: the server answers 304 while nothing changed.
 // A newer table (or board) is swapped in keeping what the reader was doing: the scroll
 // position, a picked tile (sent as ?selected= so the server keeps it picked), text typed
@@ -65,6 +66,10 @@
       if (heard === -1) stopFollowing(); // deleted: the live URL says so, once
       if (behind(live)) catchUp(live);
     });
+    // Behind a watch link the stream brings the new table itself: nothing to ask for.
+    stream.addEventListener("page", function (event) {
+      arrived(live, event.data);
+    });
     stream.addEventListener("error", function () {
       // Closed for good (a 204 or a 404): poll. Otherwise the browser opens it again itself.
       if (stream && stream.readyState === window.EventSource.CLOSED) stream = null;
@@ -124,18 +129,23 @@
       return;
     }
     if (!xhr || xhr.status !== 200) return;
+    arrived(live, xhr.responseText);
+  });
+
+  // A newer table (or board), from the live URL or pushed on the stream: swapped in.
+  function arrived(live, html) {
     const shown = shownBy(live);
-    const fresh = new DOMParser().parseFromString(xhr.responseText, "text/html").body
-      .firstElementChild;
+    const fresh = new DOMParser().parseFromString(html, "text/html").body.firstElementChild;
     if (!shown || !fresh || fresh.id !== shown.id) return;
+    heard = Math.max(heard, Number(fresh.dataset.version));
     // Swapping now would pull the table out from under a request of this page still on its
     // way (its answer would then land in a detached table): that answer is newer anyway.
     if (busy()) return;
     // A poll answered before this page's own entry landed must not bring back an older table.
     if (Number(fresh.dataset.version) <= Number(shown.dataset.version)) return;
-    replace(shown, xhr.responseText, live.dataset.liveTarget);
+    replace(shown, html, live.dataset.liveTarget);
     cue();
-  });
+  }
 
   // When the phone wakes up or the tab comes back, catch up at once.
   document.addEventListener("visibilitychange", function () {

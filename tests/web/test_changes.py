@@ -26,9 +26,9 @@ from tests.web.webtable import Table, page_version, started
 VERSION = re.compile(r"event: version\ndata: (-?\d+)\n\n")
 
 
-def stream(client: FlaskClient, url: str) -> Iterator[str]:
+def stream(client: FlaskClient, url: str, path: str = "/changes") -> Iterator[str]:
     """The event stream of the game at ``url``, chunk by chunk as the server sends them."""
-    response = client.get(url + "/changes", buffered=False)
+    response = client.get(url + path, buffered=False)
     assert response.status_code == 200, response.status_code
     assert response.mimetype == "text/event-stream"
     assert response.headers["Cache-Control"] == "no-store"
@@ -66,17 +66,53 @@ def test_the_stream_sends_the_version_at_once_and_after_each_entry(
     assert versions(chunks, 1) == [page_version(table.page())]
 
 
-def test_the_watch_link_streams_too_and_hears_the_deletion(
+PAGE = re.compile(r"event: page\n((?:data: [^\n]*\n)+)\n")
+
+
+def page_events(chunks: Iterator[str | bytes], count: int) -> list[str]:
+    """The next ``count`` pages the stream pushes, as their HTML."""
+    found: list[str] = []
+    for chunk in chunks:
+        said = chunk.decode() if isinstance(chunk, bytes) else chunk
+        found += [
+            "\n".join(line.removeprefix("data: ") for line in data.splitlines())
+            for data in PAGE.findall(said)
+        ]
+        if len(found) >= count:
+            return found
+    return found
+
+
+def test_the_watch_link_is_pushed_each_new_table_and_hears_the_deletion(
     pushing: Flask, client: FlaskClient
 ) -> None:
     table = started(client)
     watch = table.watch_url()
     watching = stream(client, watch)
     assert versions(watching, 1) == [page_version(table.page())]
+    table.play("5-5")
+    (pushed,) = page_events(watching, 1)
+    # The very table the live URL answers, at the new version.
+    live = client.get(watch + "/live", headers={"If-None-Match": '"v0"'}).get_data(as_text=True)
+    assert pushed == live
+    assert f'data-version="{page_version(table.page())}"' in pushed
+    assert 'data-side-score="Ann">10<' in pushed
     assert client.post(f"/games/{table.key}/delete").status_code in (200, 303)
     assert versions(watching, 1) == [GONE]
     assert list(watching) == []  # and the stream ends
     assert client.get(watch + "/changes").status_code == 404
+
+
+def test_the_boards_stream_pushes_the_board(pushing: Flask, client: FlaskClient) -> None:
+    table = started(client)
+    board = client.get(table.watch_url() + "/board").get_data(as_text=True)
+    found = re.search(r'data-changes="([^"]+)"', board)
+    assert found is not None and found.group(1) == table.watch_url() + "/changes?view=board"
+    chunks = stream(client, table.watch_url(), "/changes?view=board")
+    assert versions(chunks, 1) == [page_version(table.page())]
+    table.play("5-5")
+    (pushed,) = page_events(chunks, 1)
+    assert pushed.startswith('<section id="board"')
 
 
 def test_an_unknown_key_is_404_and_a_sync_server_is_told_to_poll(
@@ -138,7 +174,7 @@ def test_a_change_written_by_another_process_reaches_this_ones_streams(
     app: Flask, client: FlaskClient
 ) -> None:
     """SQLite: the other worker's reader finds the new version; PostgreSQL (CI): the write's
-    NOTIFY reaches the other worker's listener."""
+    NOTIFY reaches the other worker's listener. (The edit link's stream: it says versions.)"""
     table = started(client)
     other = other_process(app)
     heard: list[int] = []

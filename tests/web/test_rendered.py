@@ -128,3 +128,40 @@ def test_a_table_changed_between_the_version_read_and_the_render_is_not_kept_as_
     assert 'data-seq="3"' in text
     status, again, etag_again = poll(app.test_client(), watch)
     assert (again, etag_again) == (text, etag)
+
+
+def test_a_page_being_rendered_is_waited_for_not_rendered_again(app: Flask) -> None:
+    """Under the gevent worker a render yields while it reads the database: a second stream of
+    the same game then waits for that render instead of making the same page again."""
+    import threading
+
+    from scorekeeper.web import rendered
+
+    renders: list[int] = []
+    started = threading.Event()
+    release = threading.Event()
+
+    def slow() -> tuple[int, str]:
+        renders.append(1)
+        started.set()
+        release.wait(5)
+        return 3, "<p>the table at version 3</p>"
+
+    answers: list[tuple[int, str]] = []
+
+    def ask() -> None:
+        with app.test_request_context("/"):
+            answers.append(rendered.once(("page", "k"), 3, slow))
+
+    first = threading.Thread(target=ask)
+    first.start()
+    assert started.wait(5)
+    second = threading.Thread(target=ask)
+    second.start()
+    second.join(0.2)
+    assert second.is_alive()  # waiting for the first render, not rendering
+    release.set()
+    first.join(5)
+    second.join(5)
+    assert renders == [1]
+    assert answers == [(3, "<p>the table at version 3</p>")] * 2

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import click
-from flask import Flask
+from flask import Flask, current_app
 from flask.cli import ScriptInfo
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
-from sqlalchemy import event
+from sqlalchemy import Connection, event
+from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase
 
 
@@ -91,6 +93,38 @@ def migrate_commands(ctx: click.Context) -> None:
     if commands is migrate_commands:
         raise click.ClickException("Flask-Migrate did not register its commands.")
     commands.main(args=ctx.args, prog_name=ctx.command_path, obj=ctx.obj)
+
+
+_FIRST_PAUSE, _LONGEST_PAUSE = 0.0005, 0.005
+
+
+def begin_immediate(connection: Connection) -> None:
+    """``BEGIN IMMEDIATE`` on SQLite: take the write lock now, waiting while another process
+    holds it, at most the busy timeout (then the error: the request is answered 503).
+
+    SQLite's own wait (its busy timeout) sleeps inside the driver in steps of up to 100 ms,
+    and under the gevent worker that sleep stops every request of the process, not just this
+    one: a write of the other worker held all of this one's tables for a tenth of a second.
+    So the lock is asked for without SQLite's wait, and between tries this request sleeps
+    the way the server lets others run (a few milliseconds at most; writes hold the lock for
+    about one). The connection's busy timeout is set back for every other statement.
+    """
+    raw = connection.connection.driver_connection
+    patience = current_app.config.get("SQLITE_BUSY_TIMEOUT_MS", BUSY_TIMEOUT_MS) / 1000
+    raw.execute("PRAGMA busy_timeout = 0")
+    try:
+        deadline, pause = time.monotonic() + patience, _FIRST_PAUSE
+        while True:
+            try:
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+                return
+            except OperationalError as error:
+                if "locked" not in str(error.orig) or time.monotonic() >= deadline:
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, _LONGEST_PAUSE)
+    finally:
+        raw.execute(f"PRAGMA busy_timeout = {int(patience * 1000)}")
 
 
 def init_app(app: Flask) -> None:

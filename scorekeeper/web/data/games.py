@@ -27,7 +27,7 @@ from functools import partial
 from typing import Any
 from typing import cast as typed
 
-from sqlalchemy import BigInteger, CursorResult, Table, Text, bindparam, cast, func, select, text
+from sqlalchemy import BigInteger, CursorResult, Table, Text, bindparam, cast, func, select
 from sqlalchemy import delete as sql_delete
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
@@ -43,7 +43,7 @@ from scorekeeper.rules.entering import CannotTurn, next_hand, redone, turnable_l
 from scorekeeper.rules.messages import say
 from scorekeeper.rules.stored import event_of, stored_event
 from scorekeeper.web.data import changes, replayed
-from scorekeeper.web.data.database import db
+from scorekeeper.web.data.database import begin_immediate, db
 from scorekeeper.web.data.loaded import EDIT, WATCH, DoorKind, Loaded, door_kind
 from scorekeeper.web.data.models import EventRow, GameRow
 from scorekeeper.web.data.models import now as _now
@@ -572,7 +572,7 @@ def begin_write() -> None:
     else:
         session.commit()
     if db.session.get_bind().dialect.name == "sqlite":
-        db.session.execute(text("BEGIN IMMEDIATE"))
+        begin_immediate(db.session.connection())
 
 
 def undo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
