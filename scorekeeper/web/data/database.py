@@ -109,9 +109,8 @@ def begin_immediate(connection: Connection) -> None:
     the way the server lets others run (a few milliseconds at most; writes hold the lock for
     about one). The connection's busy timeout is set back for every other statement.
     """
-    raw = connection.connection.driver_connection
     patience = current_app.config.get("SQLITE_BUSY_TIMEOUT_MS", BUSY_TIMEOUT_MS) / 1000
-    raw.execute("PRAGMA busy_timeout = 0")
+    connection.exec_driver_sql("PRAGMA busy_timeout = 0")
     try:
         deadline, pause = time.monotonic() + patience, _FIRST_PAUSE
         while True:
@@ -124,7 +123,7 @@ def begin_immediate(connection: Connection) -> None:
             time.sleep(pause)
             pause = min(pause * 2, _LONGEST_PAUSE)
     finally:
-        raw.execute(f"PRAGMA busy_timeout = {int(patience * 1000)}")
+        connection.exec_driver_sql(f"PRAGMA busy_timeout = {int(patience * 1000)}")
 
 
 def init_app(app: Flask) -> None:
