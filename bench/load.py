@@ -103,8 +103,15 @@ class Server:
     (every simulated phone comes from 127.0.0.1)."""
 
     def __init__(
-        self, database: str, workers: int, threads: int, profile_dir: str, worker_class: str
+        self,
+        database: str,
+        workers: int,
+        threads: int,
+        profile_dir: str,
+        worker_class: str,
+        settings: dict[str, str] | None = None,
     ) -> None:
+        self.settings = settings or {}
         self.port = free_port()
         self.database = database
         self.workers = workers
@@ -128,6 +135,7 @@ class Server:
             # A gevent worker serves many requests at once, each holding a connection while
             # it waits its turn on the CPU: the recipe's pool is larger than the default 5.
             "SCOREKEEPER_SQLALCHEMY_ENGINE_OPTIONS": '{"pool_size": 30, "max_overflow": 10}',
+            **self.settings,
         }
         flask = [sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"]
         subprocess.run(flask, cwd=ROOT, env=env, check=True, capture_output=True)
@@ -416,11 +424,11 @@ class Table:
             etag = await self.ask_live(figures, etag)
             await asyncio.sleep(max(0.0, every - (time.monotonic() - began)))
 
-    async def ask_live(self, figures: Figures, etag: str) -> str:
+    async def ask_live(self, figures: Figures, etag: str, port: int | None = None) -> str:
         """One live request, as live.js sends it; the ETag the phone has after it."""
         began = time.monotonic()
         headers = {"If-None-Match": etag} if etag else {}
-        answer = await fetch(self.port, "GET", f"{self.watch}/live", headers=headers)
+        answer = await fetch(port or self.port, "GET", f"{self.watch}/live", headers=headers)
         error = None if answer.status in (200, 304) else f"live: {answer.status}"
         figures.note("live", time.monotonic() - began, error)
         found = VERSION_TAG.match(answer.headers.get("etag", ""))
@@ -431,7 +439,12 @@ class Table:
         return answer.headers.get("etag", etag)
 
     async def follower(
-        self, figures: Figures, stop: Any, spread: float, watching: bool = True
+        self,
+        figures: Figures,
+        stop: Any,
+        spread: float,
+        watching: bool = True,
+        port: int | None = None,
     ) -> None:
         """A phone following by push: the game's event stream held open. Behind the watch
         link it brings each new table itself; a version newer than the phone shows (when the
@@ -443,7 +456,7 @@ class Table:
         etag = self.etag
         while not stop.is_set():
             path = f"{self.watch}/changes" if watching else f"/games/{self.key}/changes"
-            async for kind, version in stream_versions(self.port, path, stop, figures):
+            async for kind, version in stream_versions(port or self.port, path, stop, figures):
                 shown = VERSION_TAG.match(etag)
                 if not watching or (shown is not None and version <= int(shown.group(1))):
                     continue
@@ -453,7 +466,7 @@ class Table:
                     if entered is not None and figures.recording:
                         figures.updates.append(time.monotonic() - entered)
                 else:
-                    etag = await self.ask_live(figures, etag)
+                    etag = await self.ask_live(figures, etag, port)
             if not stop.is_set():
                 await asyncio.sleep(1)  # the stream ended (after its minutes): open it again
 

@@ -27,7 +27,7 @@ from playwright.sync_api import Response, Route, sync_playwright
 from scorekeeper.rules import Game, Setup
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web.data import games
-from tests.support.chromium import CHROMIUM, LAUNCH_ARGS, PHONE
+from tests.support.chromium import CHROMIUM, LAUNCH_ARGS, PHONE, open_and_settle
 from tests.support.server import LiveServer, migrated_app
 
 TARGET_BYTES = 100 * 1024
@@ -102,7 +102,7 @@ def main() -> None:
             page = context.new_page()
             responses: list[Response] = []
             page.on("response", lambda response: responses.append(response))
-            page.goto(f"{server.url}/games/{key}", wait_until="networkidle")
+            open_and_settle(page, f"{server.url}/games/{key}")
             loaded = [measure(response) for response in responses]
             browser.close()
     report(loaded, escaped)

@@ -30,7 +30,7 @@ from scorekeeper.rules import Game, Settle, Setup
 from scorekeeper.rules.events import Event
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web.data import clubs, games
-from tests.support.chromium import CHROMIUM
+from tests.support.chromium import CHROMIUM, open_and_settle
 from tests.support.chromium import LAUNCH_ARGS as BROWSER_ARGS
 from tests.support.server import LiveServer, migrated_app
 
@@ -201,8 +201,7 @@ def wall(browser: Browser, offline: Offline) -> Iterator[Page]:
 
 def photograph(page: Page, url: str, path: Path, full_page: bool) -> None:
     """Open ``url``, wait until it is fully loaded and still, and save a PNG."""
-    page.goto(url, wait_until="load")
-    page.wait_for_load_state("networkidle")
+    open_and_settle(page, url)
     page.evaluate("() => document.fonts.ready.then(() => undefined)")
     page.mouse.move(0, 0)
     page.screenshot(path=str(path), full_page=full_page, animations="disabled", caret="hide")

@@ -57,10 +57,16 @@
 
   function follow() {
     const live = poller();
-    if (!live || !live.dataset.changes || !window.EventSource || stream || document.hidden) {
+    if (!live || stream || document.hidden) return;
+    if (!live.dataset.changes || !window.EventSource) {
+      live.dataset.following = "polling";
       return;
     }
     stream = new window.EventSource(live.dataset.changes);
+    // data-following says how the page follows: "stream", or "polling" (tests wait for it).
+    stream.addEventListener("open", function () {
+      live.dataset.following = "stream";
+    });
     stream.addEventListener("version", function (event) {
       heard = Number(event.data);
       if (heard === -1) stopFollowing(); // deleted: the live URL says so, once
@@ -72,7 +78,10 @@
     });
     stream.addEventListener("error", function () {
       // Closed for good (a 204 or a 404): poll. Otherwise the browser opens it again itself.
-      if (stream && stream.readyState === window.EventSource.CLOSED) stream = null;
+      if (stream && stream.readyState === window.EventSource.CLOSED) {
+        stream = null;
+        live.dataset.following = "polling";
+      }
     });
   }
 

@@ -15,6 +15,7 @@ from playwright.sync_api import Page, Response
 from scorekeeper.rules import Game, Setup
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web.data import games
+from tests.support.chromium import open_and_settle
 from tests.support.server import LiveServer
 
 pytestmark = (
@@ -45,15 +46,18 @@ def load_table(server: LiveServer, page: Page) -> list[Response]:
         key = games.create(game.setup, game.events).row.edit_key
     responses: list[Response] = []
     page.on("response", lambda response: responses.append(response))
-    page.goto(f"{server.url}/games/{key}", wait_until="networkidle")
+    open_and_settle(page, f"{server.url}/games/{key}")
     return responses
 
 
 def compressed_size(response: Response) -> int:
     """What crossed the wire if the server compressed it, otherwise the body at gzip level 6.
 
-    A 304 (a live poll answered "nothing changed") carries no body at all."""
-    if response.status == 304:
+    A 304 (a live poll answered "nothing changed") carries no body at all, and the event
+    stream's body is the changes to come (a few bytes until then)."""
+    if response.status == 304 or response.headers.get("content-type", "").startswith(
+        "text/event-stream"
+    ):
         return 0
     if response.headers.get("content-encoding"):
         return response.request.sizes()["responseBodySize"]

@@ -38,3 +38,16 @@ DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
 """A 1280x800 desktop window."""
 WALL: dict[str, Any] = {"viewport": {"width": 1280, "height": 720}}
 """A wall screen: 1280x720 in landscape."""
+
+
+def open_and_settle(page: Any, url: str) -> None:
+    """Open ``url`` in ``page`` (a Playwright page) and wait until it has loaded what it loads
+    by itself: the page and everything it links, and, on a page that follows a game, its event
+    stream (``#live[data-following]``, which live.js sets once the stream is open, or to
+    "polling" where there is none).
+
+    Not Playwright's "networkidle": a page following a game holds its event stream open, so
+    the network is never idle."""
+    page.goto(url, wait_until="load")
+    if page.locator("#live").count():
+        page.locator("#live[data-following]").wait_for(state="attached")
