@@ -66,6 +66,9 @@ class Copy:
         response.get_data()
         return response.status_code, response.headers.get("ETag", etag or "")
 
+    def close(self) -> None:
+        """Hang up (a polling phone holds nothing open)."""
+
     def change(self) -> None:
         """The scorer enters the game's next event (not timed)."""
         with self.app.app_context():
@@ -94,13 +97,19 @@ class Streamed(Copy):
     def __init__(self, app: Flask, watchers: int) -> None:
         super().__init__(app, watchers)
         path = self.watch.removesuffix("/live") + "/changes"
-        self.streams = []
+        self.streams, self.answers = [], []
         for phone in self.phones:
             answer = phone.get(path, headers=HTMX, buffered=False)
             assert answer.status_code == 200, f"the stream answered {answer.status_code}"
+            self.answers.append(answer)
             stream: Iterator[bytes] = iter(answer.response)
             _next_event(stream, b"event: version")
             self.streams.append(stream)
+
+    def close(self) -> None:
+        """Hang up every stream, here, where it was opened (its request context with it)."""
+        for answer in self.answers:
+            answer.close()
 
     def polls(self, before: Callable[[], None]) -> float:
         """Every watcher's stream sends the change: their CPU time in seconds."""
@@ -141,6 +150,8 @@ def run(changes: int, arm: str) -> tuple[float, float]:
         for copy, watchers in ((one, 1), (three, 3)):
             copy.change()
             costs[watchers].append(copy.polls(before) * 1000)
+    for copy in (one, three):
+        copy.close()
     return statistics.median(costs[1]), statistics.median(costs[3])
 
 

@@ -18,7 +18,6 @@ from flask import (
     current_app,
     render_template,
     request,
-    stream_with_context,
     url_for,
 )
 from markupsafe import Markup
@@ -220,16 +219,20 @@ def changes_stream(door: str, key: str) -> Response:
     if hub.streams >= current_app.config["LIVE_STREAMS"]:
         return Response(status=204)
     language = languages.current()
+    app, environ = current_app._get_current_object(), dict(request.environ)  # type: ignore[attr-defined]
 
     def said(now: int, opening: bool) -> str:
         if opening or now == changes.GONE or door != WATCH:
             return f"event: version\ndata: {now}\n\n"
-        try:
-            text = _live_view(door, key, now, language)[1]
-        except HTTPException:  # deleted since
-            return f"event: version\ndata: {changes.GONE}\n\n"
-        finally:
-            db.session.remove()  # no connection held while the stream waits
+        # The page is rendered in this stream's request, made again for the moment: a context
+        # held across the waits would be on the stack of whatever runs between them.
+        with app.request_context(environ):
+            try:
+                text = _live_view(door, key, now, language)[1]
+            except HTTPException:  # deleted since
+                return f"event: version\ndata: {changes.GONE}\n\n"
+            finally:
+                db.session.remove()  # no connection held while the stream waits
         return "event: page\ndata: " + text.replace("\n", "\ndata: ") + "\n\n"
 
     def stream() -> Iterator[str]:
@@ -252,7 +255,7 @@ def changes_stream(door: str, key: str) -> Response:
                     yield ": still here\n\n"
                 wake.clear()
 
-    response = Response(stream_with_context(stream()), mimetype="text/event-stream")
+    response = Response(stream(), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # nginx passes each event on at once
     return response

@@ -224,3 +224,21 @@ def test_the_edit_and_watch_pages_name_their_stream(pushing: Flask, client: Flas
     assert f'data-changes="{table.url}/changes"' in table.page()
     watch = client.get(table.watch_url()).get_data(as_text=True)
     assert f'data-changes="{table.watch_url()}/changes"' in watch
+
+
+def test_a_pushed_table_is_in_the_watching_phones_language(
+    pushing: Flask, client: FlaskClient, app: Flask
+) -> None:
+    table = started(client)
+    watch = table.watch_url()
+    swedish = app.test_client()
+    swedish.get("/language/sv")
+    english, svenska = stream(client, watch), stream(swedish, watch)
+    versions(english, 1), versions(svenska, 1)
+    table.play("5-5")
+    (in_english,) = page_events(english, 1)
+    (in_svenska,) = page_events(svenska, 1)
+    asked = {"If-None-Match": '"v0"'}
+    assert in_svenska == swedish.get(watch + "/live", headers=asked).get_data(as_text=True)
+    assert in_english == client.get(watch + "/live", headers=asked).get_data(as_text=True)
+    assert in_svenska != in_english
