@@ -123,7 +123,8 @@ def _ended(game: Game, hand: Hand) -> Message:
     return say("in play")
 
 
-def _row(game: Game, hand: Hand, totals: tuple[int, ...]) -> SheetRow:
+def sheet_row(game: Game, hand: Hand, totals: tuple[int, ...]) -> SheetRow:
+    """The row of ``hand``: who led, how it ended, each side's points, and ``totals`` after."""
     settled = hand.settlement
     return SheetRow(
         number=hand.number,
@@ -138,13 +139,19 @@ def _row(game: Game, hand: Hand, totals: tuple[int, ...]) -> SheetRow:
     )
 
 
-def score_sheet(game: Game, played_on: date | None = None) -> Sheet:
-    """The score sheet of ``game``; ``played_on`` is shown in the header when given."""
-    rows = [
-        _row(game, hand, after)
-        for hand, after in zip(game.hands, game.scores_after_hands(), strict=True)
-    ]
-    return Sheet(_header(game, played_on), tuple(rows), tuple(game.scores), game.winner)
+def score_sheet(
+    game: Game, played_on: date | None = None, first_rows: tuple[SheetRow, ...] = ()
+) -> Sheet:
+    """The score sheet of ``game``; ``played_on`` is shown in the header when given.
+
+    ``first_rows`` are the rows of the game's first hands when the caller has them already
+    (a finished hand's row never changes): only the hands after them are read."""
+    after = game.scores_after_hands()
+    rows = first_rows + tuple(
+        sheet_row(game, hand, after[index])
+        for index, hand in enumerate(game.hands[len(first_rows) :], len(first_rows))
+    )
+    return Sheet(_header(game, played_on), rows, tuple(game.scores), game.winner)
 
 
 # -- the tally -------------------------------------------------------------------------------

@@ -24,9 +24,12 @@ from scorekeeper.rules.notes import Note, referee_notes
 from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, PRESETS
 from scorekeeper.rules.rulebook import rulebook
 from scorekeeper.rules.sheet import (
+    Sheet,
+    SheetRow,
     Tally,
     score_sheet,
     sheet_csv,
+    sheet_row,
     tally,
 )
 from scorekeeper.web import languages
@@ -428,6 +431,23 @@ def sheet_languages(endpoint: str, **values: Any) -> list[dict[str, object]]:
 # -- the score sheet pages -------------------------------------------------------------------
 
 
+SHEET_ROWS_KEPT = 1024
+"""Games whose finished hands' sheet rows are kept (one entry per game and number of hands)."""
+_SHEET_ROWS: Derived[Hand, tuple[SheetRow, ...]] = Derived(SHEET_ROWS_KEPT)
+
+
+def _score_sheet(loaded: Loaded) -> Sheet:
+    """The game's score sheet, its finished hands' rows made once, as each hand ends."""
+    game = loaded.game
+
+    def add(rows: tuple[SheetRow, ...], hand: Hand) -> tuple[SheetRow, ...]:
+        # A finished hand's totals are those the next hand began with.
+        return (*rows, sheet_row(game, hand, tuple(game.hands[hand.number].scores_before)))
+
+    finished = _SHEET_ROWS.grown(game.hands[:-1], (), add)
+    return score_sheet(game, played_on(loaded), finished)
+
+
 @bp.get(f"/{DOORS}/<key:key>/sheet")
 def sheet(door: str, key: str) -> str | tuple[str, int]:
     """The printable score sheet: header, one row per hand, the winner and the tallies.
@@ -437,7 +457,7 @@ def sheet(door: str, key: str) -> str | tuple[str, int]:
     code = asked_language()
     if code == "":
         return _no_such_language()
-    paper = score_sheet(loaded.game, played_on(loaded))
+    paper = _score_sheet(loaded)
     tallies = [tally(score) for score in paper.scores]
     with in_language(code):
         return render_template(
@@ -462,7 +482,7 @@ def sheet_as_csv(door: str, key: str) -> Response | tuple[str, int]:
         return _no_such_language()
     with in_language(code):
         # Headings in the page's language, cells as the engine writes them (English).
-        body = sheet_csv(score_sheet(loaded.game, played_on(loaded)), languages.said)
+        body = sheet_csv(_score_sheet(loaded), languages.said)
     response = Response(body, mimetype="text/csv")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="{download_name(loaded.row)}-sheet.csv"'

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scorekeeper.web.bounded import Bounded
+from scorekeeper.web.bounded import Bounded, Derived
 
 
 def test_the_least_recently_used_goes_first() -> None:
@@ -36,3 +36,33 @@ def test_a_put_can_refuse_to_replace_a_newer_value() -> None:
     assert kept.get("game") == 9
     kept.clear()
     assert kept.get("game") is None
+
+
+class Part:
+    """An object that is never changed once made (as a game's finished hand)."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+
+def test_derived_values_grow_a_part_at_a_time_and_never_outlive_their_object() -> None:
+    made: list[int] = []
+
+    def add(total: int, part: Part) -> int:
+        made.append(part.value)
+        return total + part.value
+
+    kept: Derived[Part, int] = Derived(8)
+    parts = [Part(n) for n in (1, 2, 3)]
+    assert kept.grown(parts, 0, add) == 6 and made == [1, 2, 3]
+    assert kept.grown(parts, 0, add) == 6 and made == [1, 2, 3]  # kept
+    parts.append(Part(10))
+    assert kept.grown(parts, 0, add) == 16 and made == [1, 2, 3, 10]  # one part added
+    # An earlier part made again (a hand undone and played anew) is a new object: the value
+    # kept for the old one is not used, even if the new one's id were the same.
+    parts[1] = Part(20)
+    assert kept.grown(parts[:2], 0, add) == 21
+    assert kept.of(parts[0], lambda: 99) == 99 and kept.of(parts[0], lambda: 0) == 99
+    assert kept.of(parts[0], lambda: 7, also="sv") == 7  # another language, its own value
+    kept.clear()
+    assert kept.of(parts[0], lambda: 5) == 5
