@@ -19,8 +19,8 @@ exits 0.
   an entry every 3 s, the watchers holding the watch link's event stream, which pushes each new
   table).
 - **Figures**: per step, requests per second, p50 and p99 of the requests, and the time from
-  an entry's answer at the scorekeeper's phone to each watcher's new table (p50, p90), which
-  here always crosses from one server to another; the app servers' CPU, nginx's, and the
+  an entry sent by the scorekeeper's phone to each watcher's new table (p50, p90), which here
+  always crosses from one server to another, with how many such updates were seen; the app servers' CPU, nginx's, and the
   machine's load. On one machine every process shares the same cores, so the throughput is
   this machine's, not three machines'; what the bench shows is that the changes cross servers,
   how fast, and that nothing is lost or refused on the way.

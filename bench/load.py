@@ -323,7 +323,7 @@ class Figures:
     errors: list[str] = field(default_factory=list)
 
     updates: list[float] = field(default_factory=list)
-    """From an entry's answer to a watching phone's new table, in seconds, per phone."""
+    """From an entry sent (the tap) to a watching phone's new table, in seconds, per phone."""
 
     def note(self, kind: str, seconds: float, error: str | None = None) -> None:
         """Count one request (only while recording)."""
@@ -357,8 +357,8 @@ class Table:
         self.etag = ""
         self.redo: Entry | None = None
         """An entry undone, to be entered again (kept from one step to the next)."""
-        self.entered: dict[int, float] = {}
-        """When the scorekeeper's phone had the answer of the entry that made each version."""
+        self.sent: dict[int, float] = {}
+        """When the scorekeeper's phone sent the entry that made each version (the tap)."""
 
     async def open(self, figures: Figures) -> None:
         """Import the game as it stands before entry ``next``; read its token and watch link."""
@@ -380,6 +380,8 @@ class Table:
     async def post(self, action: str, fields: dict[str, str], figures: Figures) -> bool:
         """Send one entry as htmx does; keep the token the answer carries."""
         body = form({self.token[0]: self.token[1], **fields})
+        if self.token[0] == "version":
+            self.sent[int(self.token[1]) + 1] = time.monotonic()
         start = time.perf_counter()
         answer = await fetch(
             self.port, "POST", f"/games/{self.key}/{action}", body, {"HX-Request": "true"}
@@ -389,8 +391,6 @@ class Table:
         token = TOKEN.search(answer.body)
         if token:
             self.token = (token.group(1).decode(), token.group(2).decode())
-            if self.token[0] == "version" and error is None:
-                self.entered[int(self.token[1])] = time.monotonic()
         return error is None
 
     async def scorekeeper(self, figures: Figures, pace: float, undo: float, stop: Any) -> None:
@@ -433,9 +433,9 @@ class Table:
         figures.note("live", time.monotonic() - began, error)
         found = VERSION_TAG.match(answer.headers.get("etag", ""))
         if answer.status == 200 and found and etag and figures.recording:
-            entered = self.entered.get(int(found.group(1)))
-            if entered is not None:
-                figures.updates.append(time.monotonic() - entered)
+            sent = self.sent.get(int(found.group(1)))
+            if sent is not None:
+                figures.updates.append(time.monotonic() - sent)
         return answer.headers.get("etag", etag)
 
     async def follower(
@@ -462,9 +462,9 @@ class Table:
                     continue
                 if kind == "page":
                     etag = f'"v{version}-en"'
-                    entered = self.entered.get(version)
-                    if entered is not None and figures.recording:
-                        figures.updates.append(time.monotonic() - entered)
+                    sent = self.sent.get(version)
+                    if sent is not None and figures.recording:
+                        figures.updates.append(time.monotonic() - sent)
                 else:
                     etag = await self.ask_live(figures, etag, port)
             if not stop.is_set():
