@@ -31,6 +31,7 @@ from scorekeeper.web.data.database import db
 from scorekeeper.web.data.doors import DOORS, NO_GAME, load_or_404, remember
 from scorekeeper.web.data.games import NotFound
 from scorekeeper.web.data.loaded import WATCH, Door, Loaded
+from scorekeeper.web.drawing.charts import game_chart
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.routes import route
 from scorekeeper.web.table import table_view
@@ -139,6 +140,28 @@ def live(door: str, key: str) -> Response:
         unchanged.headers["Cache-Control"] = "no-store"
         return unchanged
     shown, text = _live_view(door, key, version, language, _picked())
+    response = Response(text)
+    response.set_etag(etag(shown, language))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get(f"/{DOORS}/<key:key>/chart")
+def chart(door: str, key: str) -> Response:
+    """The game's score chart alone, as a table swapped in after a change asks for it when its
+    fold is opened: drawn once per version for every phone that asks (rendered.py)."""
+    try:
+        version = games.version_of(key, door)
+    except NotFound:
+        abort(404, description=NO_GAME)
+
+    def render() -> tuple[int, str]:
+        loaded = load_or_404(key, door)
+        drawn = game_chart(loaded.game)
+        return loaded.version, render_template("_chart_alone.html", chart=drawn)
+
+    language = languages.current()
+    shown, text = rendered.once(("chart", door, key, language), version, render)
     response = Response(text)
     response.set_etag(etag(shown, language))
     response.headers["Cache-Control"] = "no-store"

@@ -52,6 +52,32 @@ def test_a_play_on_the_edit_page_shows_on_the_watch_page_within_2_seconds(
     expect(second_phone.locator('[data-side-score="Bob"]')).to_have_text("0")
 
 
+@pytest.mark.alone
+def test_an_open_score_chart_follows_the_game_on_the_watch_page(
+    live_server: LiveServer, phone: Page, second_phone: Page
+) -> None:
+    """A table swapped in after a change has its chart folded away and drawn only when opened;
+    a watcher who has it open sees it drawn again, with the new play, after each change."""
+    phone.goto(started(live_server))
+    table = TablePage(phone)
+    second_phone.goto(watch_link(phone))
+    expect(second_phone.locator("#live[data-following=stream]")).to_have_count(1)
+    chart = second_phone.locator("#score-chart")
+    chart.locator("summary").click()
+    bob = chart.locator('polyline[data-series="Bob"]')
+    expect(bob).to_have_attribute("data-values", "0 0")
+
+    table.play("5-0", "E", offered=["W", "E"])  # Bob scores 10
+    expect(second_phone.locator("#table")).to_have_attribute("data-seq", str(table.seq))
+    expect(chart).to_have_attribute("open", "")
+    expect(bob).to_have_attribute("data-values", "0 0 10")
+    # The scorekeeper's own answer brings the slot: the chart is drawn when opened.
+    phone.locator("#score-chart summary").click()
+    expect(phone.locator('#score-chart polyline[data-series="Bob"]')).to_have_attribute(
+        "data-values", "0 0 10"
+    )
+
+
 PUSHED_WITHIN_MS = 1000
 """A change pushed on the game's event stream shows on a following page within a second."""
 

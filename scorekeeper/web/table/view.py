@@ -418,6 +418,11 @@ class TableView:
 
     # -- the game as a whole ------------------------------------------------------------
 
+    @property
+    def has_score_chart(self) -> bool:
+        """Whether the game has a chart to draw (a tile is down), without drawing it."""
+        return any(hand.plays for hand in self.game.hands)
+
     @cached_property
     def score_chart(self) -> LineChart | None:
         """The scores play by play, as a chart (None before the first tile is down)."""
