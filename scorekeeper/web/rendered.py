@@ -84,6 +84,15 @@ def once(key: Hashable, version: int, render: Render) -> tuple[int, str]:
     return shown, text.replace(_HOLE, generate_csrf()) if _HOLE in text else text
 
 
+def peek(app: Flask, key: Hashable, version: int) -> str | None:
+    """The page kept under ``key`` at ``version`` or newer, if it is kept and needs no CSRF
+    token (a watch link's): without a request, for a stream that pushes it."""
+    found = None if app.jinja_env.auto_reload else _kept(app).get(key)
+    if found is None or found[0] < version or _HOLE in found[1]:
+        return None
+    return found[1]
+
+
 def _render(
     key: Hashable, render: Render, kept: Bounded[Hashable, tuple[int, str]]
 ) -> tuple[int, str]:

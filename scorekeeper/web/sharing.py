@@ -174,15 +174,23 @@ def _live_view(
     """The table (or with ``?view=board`` the board) a live page swaps in, at ``version`` or
     newer: rendered once per version for every phone that asks, and every stream that pushes
     it (rendered.py). The version it shows, and its text."""
-    template = "_board.html" if request.args.get("view") == "board" else "_table.html"
-    pegs = request.args.get("board") == "pegs"
+    kept_as = _kept_as(door, key, language, chosen)
 
     def render() -> tuple[int, str]:
         loaded = load_or_404(key, door)
         view = table_view(loaded, selected=_selected(loaded, chosen))
-        return loaded.version, render_template(template, t=view)
+        return loaded.version, render_template(kept_as[0], t=view)
 
-    return rendered.once((template, door, key, language, chosen, pegs), version, render)
+    return rendered.once(kept_as, version, render)
+
+
+def _kept_as(
+    door: str, key: str, language: str, chosen: Tile | None
+) -> tuple[str, str, str, str, Tile | None, bool]:
+    """What makes two live views the same text (rendered.py): the template (the table, or the
+    board with ``?view=board``), the door and key, the language, a picked tile, the pegs."""
+    template = "_board.html" if request.args.get("view") == "board" else "_table.html"
+    return (template, door, key, language, chosen, request.args.get("board") == "pegs")
 
 
 def etag(version: int, language: str) -> str:
@@ -243,10 +251,15 @@ def changes_stream(door: str, key: str) -> Response:
         return Response(status=204)
     language = languages.current()
     app, environ = current_app._get_current_object(), dict(request.environ)  # type: ignore[attr-defined]
+    kept_as = _kept_as(door, key, language, None)
 
     def said(now: int, opening: bool) -> str:
         if opening or now == changes.GONE or door != WATCH:
             return f"event: version\ndata: {now}\n\n"
+        # Another stream of the game in this process has most likely rendered it already.
+        text = rendered.peek(app, kept_as, now)
+        if text is not None:
+            return "event: page\ndata: " + text.replace("\n", "\ndata: ") + "\n\n"
         # The page is rendered in this stream's request, made again for the moment: a context
         # held across the waits would be on the stack of whatever runs between them.
         with app.request_context(environ):
