@@ -19,7 +19,7 @@ from flask.testing import FlaskClient, FlaskCliRunner
 from app import create_app
 from scorekeeper.web.data.database import db
 from tests.support.server import migrated_app, migrated_database
-from tests.web.database import OTHER_DATABASE, database_uri, empty
+from tests.web.database import OTHER_DATABASE, app_settings, database_uri, empty
 
 
 @pytest.fixture
@@ -30,15 +30,7 @@ def app(tmp_path: Path) -> Iterator[Flask]:
     (test_security.py runs its own apps with the limits on)."""
     if not OTHER_DATABASE:
         migrated_database(tmp_path / "test.sqlite")
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": False,
-            "RATELIMIT_ENABLED": False,
-            "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path / "test.sqlite"),
-        }
-    )
+    app = create_app(app_settings(database_uri(tmp_path / "test.sqlite")))
     if OTHER_DATABASE:
         with app.app_context():
             empty(db.engine)

@@ -52,3 +52,17 @@ def empty(engine: Engine) -> None:
     meta = MetaData()
     meta.reflect(bind=engine)
     meta.drop_all(bind=engine)
+
+
+def app_settings(uri: str, **more: object) -> dict[str, object]:
+    """The settings of a web test's app on database ``uri``: testing, no CSRF and no rate
+    limits (the tests enter whole games faster than any table; the security tests make their
+    own apps with both on), and ``more`` on top."""
+    return {
+        "TESTING": True,
+        "SECRET_KEY": "test",
+        "WTF_CSRF_ENABLED": False,
+        "RATELIMIT_ENABLED": False,
+        "SQLALCHEMY_DATABASE_URI": uri,
+        **more,
+    }

@@ -20,7 +20,7 @@ from scorekeeper.web.data import changes
 from scorekeeper.web.data.changes import GONE, Hub
 from scorekeeper.web.data.database import db
 from scorekeeper.web.sharing import STREAM_SECONDS
-from tests.web.database import OTHER_DATABASE
+from tests.web.database import OTHER_DATABASE, app_settings
 from tests.web.webtable import Table, page_version, started
 
 VERSION = re.compile(r"event: version\ndata: (-?\d+)\n\n")
@@ -157,17 +157,8 @@ def test_a_stream_ends_after_its_time_and_says_so_by_heartbeat(
 
 def other_process(app: Flask) -> Flask:
     """Another worker of the same site: its own app on the same database."""
-    return create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": False,
-            "RATELIMIT_ENABLED": False,
-            "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
-            "CHANGES_INTERVAL": 0.05,
-            "LIVE_PUSH": True,
-        }
-    )
+    uri = app.config["SQLALCHEMY_DATABASE_URI"]
+    return create_app(app_settings(uri, CHANGES_INTERVAL=0.05, LIVE_PUSH=True))
 
 
 def test_a_change_written_by_another_process_reaches_this_ones_streams(

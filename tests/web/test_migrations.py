@@ -13,7 +13,7 @@ from sqlalchemy import text
 
 from app import create_app
 from scorekeeper.web.data.database import db
-from tests.web.database import OTHER_DATABASE, database_uri, empty
+from tests.web.database import OTHER_DATABASE, app_settings, database_uri, empty
 from tests.web.webtable import Table, side_scores
 
 BEFORE_KEYS = "a92279f79972"
@@ -22,15 +22,7 @@ BEFORE_KEYS = "a92279f79972"
 
 def _app_on(tmp_path: Path) -> Flask:
     """The app on a new database in ``tmp_path`` (no schema yet: each test migrates it)."""
-    return create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "WTF_CSRF_ENABLED": False,
-            "RATELIMIT_ENABLED": False,
-            "SQLALCHEMY_DATABASE_URI": database_uri(tmp_path / "old.sqlite"),
-        }
-    )
+    return create_app(app_settings(database_uri(tmp_path / "old.sqlite")))
 
 
 def _old_game(players: list[str], events: list[tuple[str, dict]]) -> None:
