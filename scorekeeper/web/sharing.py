@@ -246,8 +246,9 @@ def changes_stream(door: str, key: str) -> Response:
         abort(404, description=NO_GAME)
     if not _can_hold_open():
         return Response(status=204)
-    hub = changes.hub()
-    if hub.streams >= current_app.config["LIVE_STREAMS"]:
+    hub, address = changes.hub(), request.remote_addr or ""
+    full = hub.streams >= current_app.config["LIVE_STREAMS"]
+    if full or hub.streams_from(address) >= current_app.config["LIVE_STREAMS_PER_ADDRESS"]:
         return Response(status=204)
     language = languages.current()
     app, environ = current_app._get_current_object(), dict(request.environ)  # type: ignore[attr-defined]
@@ -272,7 +273,7 @@ def changes_stream(door: str, key: str) -> Response:
         return "event: page\ndata: " + text.replace("\n", "\ndata: ") + "\n\n"
 
     def stream() -> Iterator[str]:
-        with hub.following(game_id, version) as wake:
+        with hub.following(game_id, version, address) as wake:
             yield f"retry: {RETRY_MS}\n\n"
             sent: int | None = None
             deadline = time.monotonic() + STREAM_SECONDS
@@ -297,12 +298,20 @@ def changes_stream(door: str, key: str) -> Response:
     return response
 
 
-LIVE_STREAMS = 5000
-"""Event streams one worker process holds open at most (the setting ``LIVE_STREAMS``): about
-two per phone following a game is plenty; past it, pages poll."""
+LIVE_STREAMS = 3000
+"""Event streams one worker process holds open at most (the setting ``LIVE_STREAMS``), one per
+phone following a game; past it, pages poll. Keep it under gunicorn's ``--worker-connections``
+(4,000 in the recipe), so that streams never take the room ordinary requests need."""
+LIVE_STREAMS_PER_ADDRESS = 300
+"""Streams one client address holds open in a worker at most (``LIVE_STREAMS_PER_ADDRESS``):
+a club's phones share its router's address, so it is generous, but one machine cannot take a
+worker's every stream; past it, its pages poll, under the rate limits."""
 
 
 def init_app(app: Flask) -> None:
     """Register the pages."""
     app.config["LIVE_STREAMS"] = capacity_setting(app, "LIVE_STREAMS", LIVE_STREAMS)
+    app.config["LIVE_STREAMS_PER_ADDRESS"] = capacity_setting(
+        app, "LIVE_STREAMS_PER_ADDRESS", LIVE_STREAMS_PER_ADDRESS
+    )
     app.register_blueprint(bp)

@@ -123,6 +123,16 @@ def test_an_unknown_key_is_404_and_a_sync_server_is_told_to_poll(
     assert client.get(table.url + "/changes").status_code == 204
     app.config["LIVE_PUSH"] = True
     assert client.get("/games/" + "x" * 22 + "/changes").status_code == 404
+    app.config["LIVE_STREAMS_PER_ADDRESS"] = 1
+    held = client.get(table.url + "/changes", buffered=False)
+    assert held.status_code == 200
+    # One address holds its one stream: its next is refused (the page polls), another's not.
+    assert client.get(table.url + "/changes").status_code == 204
+    other = client.get(table.url + "/changes", environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert other.status_code == 200
+    other.close()
+    held.close()
+    assert client.get(table.url + "/changes", buffered=False).status_code == 200
     app.config["LIVE_STREAMS"] = 0
     assert client.get(table.url + "/changes").status_code == 204
 

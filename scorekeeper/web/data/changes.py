@@ -29,6 +29,7 @@ import logging
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -55,25 +56,36 @@ class Hub:
         self._lock = threading.Lock()
         self._waiting: dict[int, set[threading.Event]] = {}
         self._versions: dict[int, int] = {}
+        self._by_address: Counter[str] = Counter()
 
     @contextmanager
-    def following(self, game_id: int, version: int) -> Iterator[threading.Event]:
-        """An event set whenever game ``game_id`` changes, while the body runs."""
+    def following(self, game_id: int, version: int, address: str = "") -> Iterator[threading.Event]:
+        """An event set whenever game ``game_id`` changes, while the body runs (a stream from
+        client ``address``)."""
         wake = threading.Event()
         with self._lock:
             self._waiting.setdefault(game_id, set()).add(wake)
             known = self._versions.get(game_id, version)
             self._versions[game_id] = GONE if known == GONE else max(known, version)
+            self._by_address[address] += 1
         try:
             yield wake
         finally:
             with self._lock:
+                self._by_address[address] -= 1
+                if not self._by_address[address]:
+                    del self._by_address[address]
                 waiting = self._waiting.get(game_id)
                 if waiting is not None:
                     waiting.discard(wake)
                     if not waiting:
                         del self._waiting[game_id]
                         self._versions.pop(game_id, None)
+
+    def streams_from(self, address: str) -> int:
+        """How many streams client ``address`` holds open in this process."""
+        with self._lock:
+            return self._by_address.get(address, 0)
 
     def version(self, game_id: int) -> int | None:
         """The latest version known of a followed game (GONE once deleted)."""
