@@ -274,6 +274,13 @@ def changes_stream(door: str, key: str) -> Response:
 
     def stream() -> Iterator[str]:
         with hub.following(game_id, version, address) as wake:
+            # A change stored between reading the version above and following the game here
+            # told no one: read it again, now that any later change wakes this stream.
+            with app.app_context():
+                try:
+                    hub.changed(game_id, games.version_of(key, door))
+                except NotFound:
+                    hub.changed(game_id, changes.GONE)
             yield f"retry: {RETRY_MS}\n\n"
             sent: int | None = None
             deadline = time.monotonic() + STREAM_SECONDS

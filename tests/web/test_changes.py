@@ -243,3 +243,22 @@ def test_a_pushed_table_is_in_the_watching_phones_language(
     assert in_svenska == swedish.get(watch + "/live", headers=asked).get_data(as_text=True)
     assert in_english == client.get(watch + "/live", headers=asked).get_data(as_text=True)
     assert in_svenska != in_english
+
+
+def test_a_change_between_opening_and_following_is_not_missed(
+    pushing: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stream reads the game's version, then follows it: an entry stored in between woke
+    no one, so the stream reads the version again once it follows (on PostgreSQL nothing else
+    would tell it until the next change)."""
+    from scorekeeper.web.data import games
+
+    table = started(client)
+    read = games.followed
+
+    def stale(key: str, kind: str = "games") -> tuple[int, int]:
+        ident, version = read(key, kind)
+        return ident, version - 1  # as if an entry landed right after this read
+
+    monkeypatch.setattr(games, "followed", stale)
+    assert versions(stream(client, table.url), 1) == [page_version(table.page())]
