@@ -1,6 +1,6 @@
 """The server killed in the middle of a burst of entries loses nothing it acknowledged.
 
-gunicorn serves the app (2 workers, as the README's club setup) on the test database:
+gunicorn serves the app (2 gevent workers, as the README's hosting recipe) on the test database:
 SQLite, or PostgreSQL under ``SCOREKEEPER_TEST_DATABASE_URL``. Two phones per game enter a
 simulated game as fast as the server answers, both sending each entry with the same page
 token, so that every entry is also raced. Once 15 entries were acknowledged, while the
@@ -13,24 +13,18 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from flask import Flask
 
 from scorekeeper.rules import Game
 from scorekeeper.rules.record import load_record, write_record
 from tests.support.clubtable import Entry, event_key, simulated_game
+from tests.support.gunicorn import Gunicorn, request
 
-ROOT = Path(__file__).resolve().parents[2]
 GAMES = 5
 PHONES = 2
 KILL_AFTER = 15
@@ -41,69 +35,11 @@ TOKEN = re.compile(r'<input type="hidden" name="(seq|version)" value="([^"]+)"')
 EDIT = re.compile(r"^/games/([A-Za-z0-9_-]{22})")
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _request(
-    port: int, method: str, path: str, body: bytes = b"", content_type: str = ""
-) -> tuple[int, str, dict[str, str]]:
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
-    headers = {"Content-Type": content_type or "application/x-www-form-urlencoded"}
-    try:
-        connection.request(method, path, body=body, headers=headers)
-        response = connection.getresponse()
-        return response.status, response.read().decode(), dict(response.getheaders())
-    finally:
-        connection.close()
-
-
-class Server:
-    """gunicorn in its own process group, so that SIGKILL reaches every worker at once."""
+class Server(Gunicorn):
+    """gunicorn as the README's hosting recipe runs it: 2 gevent workers."""
 
     def __init__(self, database: str) -> None:
-        self.port = _free_port()
-        self.database = database
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        """Start gunicorn and wait until it answers."""
-        env = {
-            **os.environ,
-            "DATABASE_URL": self.database,
-            "SCOREKEEPER_SECRET_KEY": "kill-test",
-            "SCOREKEEPER_WTF_CSRF_ENABLED": "false",
-            "SCOREKEEPER_RATELIMIT_ENABLED": "false",
-        }
-        command = [
-            sys.executable, "-m", "gunicorn", "--workers", "2", "--threads", "4",
-            "--bind", f"127.0.0.1:{self.port}", "app:create_app()",
-        ]  # fmt: skip
-        self.process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                _request(self.port, "GET", "/games/new")
-                return
-            except OSError:
-                assert self.process.poll() is None, "gunicorn exited"
-                time.sleep(0.1)
-        raise AssertionError("gunicorn did not answer within 30 s")
-
-    def kill(self) -> None:
-        """SIGKILL the master and every worker: nothing gets to finish what it was writing."""
-        if self.process is not None and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
+        super().__init__(database, "--worker-class", "gevent", "--workers", "2")
 
 
 @dataclass
@@ -119,7 +55,7 @@ class Played:
 
 
 def _record(port: int, key: str) -> str:
-    status, body, _ = _request(port, "GET", f"/games/{key}/record.json")
+    status, body, _ = request(port, "GET", f"/games/{key}/record.json")
     assert status == 200, status
     return body
 
@@ -146,7 +82,7 @@ def _phone(port: int, played: Played, clock: Clock) -> None:
     by_before = {entry.before: index for index, entry in enumerate(played.entries)}
     while clock.running():
         try:
-            status, page, _ = _request(port, "GET", f"/games/{played.key}")
+            status, page, _ = request(port, "GET", f"/games/{played.key}")
             token = TOKEN.search(page)
             stored = _count(_record(port, played.key))
             if stored not in by_before:
@@ -156,7 +92,7 @@ def _phone(port: int, played: Played, clock: Clock) -> None:
             assert token is not None, page[:300]
             form = {token.group(1): token.group(2), **entry.fields}
             body = "&".join(f"{name}={value.replace(' ', '+')}" for name, value in form.items())
-            status, _, _ = _request(
+            status, _, _ = request(
                 port, "POST", f"/games/{played.key}/{entry.action}", body.encode()
             )
         except (OSError, http.client.HTTPException):
@@ -210,7 +146,7 @@ def test_a_killed_server_keeps_every_acknowledged_entry_once(app: Flask) -> None
                 + record
                 + f"\r\n--{boundary}--\r\n".encode()
             )
-            status, _, headers = _request(
+            status, _, headers = request(
                 server.port, "POST", "/games/import", body,
                 f"multipart/form-data; boundary={boundary}",
             )  # fmt: skip

@@ -1,0 +1,84 @@
+"""gunicorn serving the app on a free port of 127.0.0.1, in its own process group, and plain
+HTTP requests to it: the server as a club runs it, for the tests that need a real one."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def request(
+    port: int, method: str, path: str, body: bytes = b"", content_type: str = ""
+) -> tuple[int, str, dict[str, str]]:
+    """One request on a new connection: its status, body and headers."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+    headers = {"Content-Type": content_type or "application/x-www-form-urlencoded"}
+    try:
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        return response.status, response.read().decode(), dict(response.getheaders())
+    finally:
+        connection.close()
+
+
+class Gunicorn:
+    """gunicorn in its own process group (so that SIGKILL reaches every worker at once) on
+    ``database``, with CSRF and rate limits off, and ``options`` for gunicorn itself."""
+
+    def __init__(self, database: str, *options: str) -> None:
+        self.port = free_port()
+        self.database = database
+        self.options = options
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start gunicorn and wait until it answers."""
+        env = {
+            **os.environ,
+            "DATABASE_URL": self.database,
+            "SCOREKEEPER_SECRET_KEY": "gunicorn-test",
+            "SCOREKEEPER_WTF_CSRF_ENABLED": "false",
+            "SCOREKEEPER_RATELIMIT_ENABLED": "false",
+        }
+        command = [
+            sys.executable, "-m", "gunicorn", *self.options,
+            "--bind", f"127.0.0.1:{self.port}", "app:create_app()",
+        ]  # fmt: skip
+        self.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                request(self.port, "GET", "/games/new")
+                return
+            except OSError:
+                assert self.process.poll() is None, "gunicorn exited"
+                time.sleep(0.1)
+        raise AssertionError("gunicorn did not answer within 30 s")
+
+    def kill(self) -> None:
+        """SIGKILL the master and every worker: nothing gets to finish what it was writing."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()

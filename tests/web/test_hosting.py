@@ -1,0 +1,108 @@
+"""The hosting recipe, served for real: gunicorn's gevent workers hold the pages' event streams
+and push every change to each of them, whichever worker took the entry; sync workers refuse
+streams (204), so that pages poll. On the test database: SQLite (the other worker learns of a
+change by reading the versions), or PostgreSQL under ``SCOREKEEPER_TEST_DATABASE_URL``
+(``LISTEN/NOTIFY``)."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import time
+
+from flask import Flask
+
+from scorekeeper.rules import Game
+from scorekeeper.rules.record import write_record
+from tests.support.clubtable import Entry, simulated_game
+from tests.support.gunicorn import Gunicorn, request
+
+STREAMS = 6
+"""Watching phones: with two workers, some are on the one that takes the entry, some not."""
+PAGE = re.compile(rb'event: page\ndata: <section id="table"[^>]*data-version="(\d+)"')
+VERSION = re.compile(rb"event: version\ndata: (-?\d+)")
+WATCH = re.compile(r'id="watch-link" type="url" value="http://[^/]+(/watch/[^"]+)"')
+TOKEN = re.compile(r'name="version" value="(\d+)"')
+
+
+def _import(port: int) -> tuple[str, list[Entry]]:
+    """A new game (a simulated one, its first entry made): its edit key and the entries that
+    come next."""
+    setup, events, entries = simulated_game(0, max_hands=1)
+    record = json.dumps(write_record(Game(setup, events[: entries[1].before]))).encode()
+    boundary = "hostingtestboundary"
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\n'.encode()
+        + record
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    content = f"multipart/form-data; boundary={boundary}"
+    status, _, headers = request(port, "POST", "/games/import", body, content)
+    assert status == 303, status
+    return headers["Location"].rsplit("/", 1)[1], entries[1:]
+
+
+class Stream:
+    """A phone holding a watch link's event stream open on a raw connection."""
+
+    def __init__(self, port: int, path: str) -> None:
+        self.socket = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.socket.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+        self.received = b""
+
+    def until(self, pattern: re.Pattern[bytes], seconds: float = 10) -> int:
+        """Read until ``pattern`` has matched beyond what was matched before; its number."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            found = pattern.search(self.received)
+            if found:
+                self.received = self.received[found.end() :]
+                return int(found.group(1))
+            self.socket.settimeout(max(0.1, deadline - time.monotonic()))
+            chunk = self.socket.recv(65536)
+            assert chunk, "the server closed the stream"
+            self.received += chunk
+        raise AssertionError(f"nothing like {pattern.pattern!r} within {seconds} s")
+
+    def close(self) -> None:
+        self.socket.close()
+
+
+def test_gevent_workers_push_every_change_to_every_watching_phone(app: Flask) -> None:
+    server = Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], "-k", "gevent", "--workers", "2")
+    server.start()
+    streams: list[Stream] = []
+    try:
+        key, entries = _import(server.port)
+        _, page, _ = request(server.port, "GET", f"/games/{key}")
+        watch, token = WATCH.search(page), TOKEN.search(page)
+        assert watch is not None and token is not None
+        streams = [Stream(server.port, f"{watch.group(1)}/changes") for _ in range(STREAMS)]
+        version = int(token.group(1))
+        assert [stream.until(VERSION) for stream in streams] == [version] * STREAMS
+        for entry in entries[:3]:
+            form = {"version": str(version), **entry.fields}
+            body = "&".join(f"{name}={value.replace(' ', '+')}" for name, value in form.items())
+            path = f"/games/{key}/{entry.action}"
+            status, answer, _ = request(server.port, "POST", path, body.encode())
+            assert status == 303, (status, answer[:300])
+            version += 1
+            assert [stream.until(PAGE, 5) for stream in streams] == [version] * STREAMS
+    finally:
+        for stream in streams:
+            stream.close()
+        server.kill()
+
+
+def test_sync_workers_refuse_streams_so_that_pages_poll(app: Flask) -> None:
+    server = Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], "--workers", "1")
+    server.start()
+    try:
+        key, _ = _import(server.port)
+        status, _, _ = request(server.port, "GET", f"/games/{key}/changes")
+        assert status == 204
+        status, _, headers = request(server.port, "GET", f"/games/{key}/live")
+        assert status == 200 and headers["ETag"].startswith('"v')
+    finally:
+        server.kill()
