@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import random
+import re
 from itertools import pairwise
 
 from scorekeeper.rules import Game, NewHand, Play, Setup, tile
@@ -83,3 +85,20 @@ def test_the_table_page_shows_the_board_with_its_hooks(client) -> None:
     assert (
         'data-peg="front" data-hole="2"' in asked and "To 250 points, a hole for every 5" in asked
     )
+
+
+def test_a_table_asked_with_its_pegs_board_follows_the_game_with_it(client) -> None:
+    """The live view and the event stream of ``?board=pegs`` bring the table with its pegs:
+    a live update no longer drops the board the reader asked for."""
+    points = started(client)
+    points.play("5-5")
+    asked = client.get(f"{points.url}?board=pegs").get_data(as_text=True)
+    live = re.search(r'id="live" hx-get="([^"]+)"', asked)
+    stream = re.search(r'data-changes="([^"]+)"', asked)
+    assert live is not None and stream is not None
+    assert html.unescape(live.group(1)).endswith("/live?board=pegs")
+    assert html.unescape(stream.group(1)).endswith("/changes?board=pegs")
+    fresh = client.get(html.unescape(live.group(1)), headers={"If-None-Match": '"v0"'})
+    assert 'data-peg="front"' in fresh.get_data(as_text=True)
+    plain = client.get(f"{points.url}/live", headers={"If-None-Match": '"v0"'})
+    assert "data-peg" not in plain.get_data(as_text=True)
