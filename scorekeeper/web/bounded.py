@@ -85,15 +85,19 @@ class Derived(Generic[P, V]):
     def __init__(self, capacity: int) -> None:
         self._kept: Bounded[tuple[int, Hashable], tuple[P, V]] = Bounded(capacity)
 
+    def _found(self, thing: P, also: Hashable) -> tuple[P, V] | None:
+        """The entry made from this very ``thing`` (and ``also``), if it is kept."""
+        kept = self._kept.get((id(thing), also))
+        return kept if kept is not None and kept[0] is thing else None
+
+    def _keep(self, thing: P, also: Hashable, value: V) -> V:
+        self._kept.put((id(thing), also), (thing, value))
+        return value
+
     def of(self, thing: P, make: Callable[[], V], also: Hashable = None) -> V:
         """The value of ``thing`` (and ``also``, such as a language): kept, or ``make()``."""
-        key = (id(thing), also)
-        kept = self._kept.get(key)
-        if kept is not None and kept[0] is thing:
-            return kept[1]
-        value = make()
-        self._kept.put(key, (thing, value))
-        return value
+        found = self._found(thing, also)
+        return found[1] if found is not None else self._keep(thing, also, make())
 
     def grown(
         self, parts: Sequence[P], start: V, add: Callable[[V, P], V], also: Hashable = None
@@ -102,19 +106,14 @@ class Derived(Generic[P, V]):
         part: asked again with one part more (a game a hand longer), it adds just that one."""
         if not parts:
             return start
-        key = (id(parts[-1]), also)
-        kept = self._kept.get(key)
-        if kept is not None and kept[0] is parts[-1]:
-            return kept[1]
-        value, todo = start, parts
-        if len(parts) > 1:
-            before = self._kept.get((id(parts[-2]), also))
-            if before is not None and before[0] is parts[-2]:
-                value, todo = before[1], parts[-1:]
+        found = self._found(parts[-1], also)
+        if found is not None:
+            return found[1]
+        before = self._found(parts[-2], also) if len(parts) > 1 else None
+        value, todo = (before[1], parts[-1:]) if before is not None else (start, parts)
         for part in todo:
             value = add(value, part)
-        self._kept.put(key, (parts[-1], value))
-        return value
+        return self._keep(parts[-1], also, value)
 
     def clear(self) -> None:
         """Forget everything kept."""

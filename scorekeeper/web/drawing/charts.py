@@ -268,6 +268,11 @@ def _drawn_on(lines: Sequence[Series], steps: list[tuple[int, ...]]) -> tuple[Se
     return tuple(line.then([scores[side] for scores in steps]) for side, line in enumerate(lines))
 
 
+def has_chart(game: Game) -> bool:
+    """Whether ``game`` has a chart to draw: a tile is down."""
+    return any(hand.plays for hand in game.hands)
+
+
 def game_chart(game: Game) -> LineChart | None:
     """A game's scores play by play: a line per side, a mark where each hand begins, the
     target; in the game's units. None before the first tile is down (nothing to draw).
@@ -276,7 +281,7 @@ def game_chart(game: Game) -> LineChart | None:
     play is added to them.
     """
     hand = game.hand
-    if hand is None or not any(h.plays for h in game.hands):
+    if hand is None or not has_chart(game):
         return None
 
     def add(

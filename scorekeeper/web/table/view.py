@@ -31,7 +31,7 @@ from scorekeeper.rules.wording import partnership, signed
 from scorekeeper.web import languages
 from scorekeeper.web.bounded import Derived
 from scorekeeper.web.data.loaded import Door, Loaded
-from scorekeeper.web.drawing.charts import LineChart, game_chart
+from scorekeeper.web.drawing.charts import LineChart, game_chart, has_chart
 from scorekeeper.web.drawing.cribbage import Board
 from scorekeeper.web.drawing.cribbage import board as cribbage_board
 from scorekeeper.web.drawing.picture import Picture, picture
@@ -421,7 +421,7 @@ class TableView:
     @property
     def has_score_chart(self) -> bool:
         """Whether the game has a chart to draw (a tile is down), without drawing it."""
-        return any(hand.plays for hand in self.game.hands)
+        return has_chart(self.game)
 
     @cached_property
     def score_chart(self) -> LineChart | None:
