@@ -185,10 +185,14 @@ class Game:
         Every hand keeps the scores as they were when it began, which are the scores after
         the hand before it, so this reads snapshots and adds nothing up again.
         """
-        after = [tuple(hand.scores_before) for hand in self.hands[1:]]
-        if self.hands:
-            after.append(tuple(self.scores))
-        return after
+        return [self.scores_after(hand) for hand in self.hands]
+
+    def scores_after(self, hand: Hand) -> tuple[int, ...]:
+        """Each side's score after ``hand``: what the next hand began with, or the score now
+        for the current hand (read from snapshots, nothing added up)."""
+        if hand.number < len(self.hands):
+            return tuple(self.hands[hand.number].scores_before)
+        return tuple(self.scores)
 
     def play_points(self, hand: Hand) -> tuple[int, ...]:
         """What each side scored by plays in ``hand`` (its settlement not included)."""

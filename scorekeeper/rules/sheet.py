@@ -146,10 +146,8 @@ def score_sheet(
 
     ``first_rows`` are the rows of the game's first hands when the caller has them already
     (a finished hand's row never changes): only the hands after them are read."""
-    after = game.scores_after_hands()
     rows = first_rows + tuple(
-        sheet_row(game, hand, after[index])
-        for index, hand in enumerate(game.hands[len(first_rows) :], len(first_rows))
+        sheet_row(game, hand, game.scores_after(hand)) for hand in game.hands[len(first_rows) :]
     )
     return Sheet(_header(game, played_on), rows, tuple(game.scores), game.winner)
 

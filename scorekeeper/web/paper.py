@@ -441,8 +441,7 @@ def _score_sheet(loaded: Loaded) -> Sheet:
     game = loaded.game
 
     def add(rows: tuple[SheetRow, ...], hand: Hand) -> tuple[SheetRow, ...]:
-        # A finished hand's totals are those the next hand began with.
-        return (*rows, sheet_row(game, hand, tuple(game.hands[hand.number].scores_before)))
+        return (*rows, sheet_row(game, hand, game.scores_after(hand)))
 
     finished = _SHEET_ROWS.grown(game.hands[:-1], (), add)
     return score_sheet(game, played_on(loaded), finished)

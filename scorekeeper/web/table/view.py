@@ -608,21 +608,20 @@ def hand_summaries(game: Game) -> tuple[HandSummary, ...]:
     """
     sides = len(game.sides)
 
-    def summary(hand: Hand, after: tuple[int, ...]) -> HandSummary:
+    def summary(hand: Hand) -> HandSummary:
         return HandSummary(
             hand.number,
             game.players[hand.leader],
             hand_ending(game, hand),
             game.play_points(hand),
             hand.settlement.changes if hand.settlement else (0,) * sides,
-            after,
+            game.scores_after(hand),
         )
 
     def add(rows: tuple[HandSummary, ...], hand: Hand) -> tuple[HandSummary, ...]:
-        # A finished hand's totals are those the next hand began with.
-        return (*rows, summary(hand, tuple(game.hands[hand.number].scores_before)))
+        return (*rows, summary(hand))
 
     if not game.hands:
         return ()
     done = _SUMMARIES.grown(game.hands[:-1], (), add, also=languages.current())
-    return (*done, summary(game.hands[-1], tuple(game.scores)))
+    return (*done, summary(game.hands[-1]))
