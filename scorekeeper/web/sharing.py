@@ -129,41 +129,40 @@ def live(door: str, key: str) -> Response:
     and its language as ``If-None-Match: "v<version>-<language>"``: a page in another language
     than this request's is not answered 304.
     """
-    try:
-        version = games.version_of(key, door)
-    except NotFound:
-        abort(404, description=NO_GAME)
-    language = languages.current()
+    version, language = _version_or_404(key, door), languages.current()
     if request.if_none_match.contains(etag(version, language)):
-        unchanged = Response(status=304)
-        unchanged.set_etag(etag(version, language))
-        unchanged.headers["Cache-Control"] = "no-store"
-        return unchanged
+        return _kept_answer(Response(status=304), version, language)
     shown, text = _live_view(door, key, version, language, _picked())
-    response = Response(text)
-    response.set_etag(etag(shown, language))
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return _kept_answer(Response(text), shown, language)
 
 
 @bp.get(f"/{DOORS}/<key:key>/chart")
 def chart(door: str, key: str) -> Response:
     """The game's score chart alone, as a table swapped in after a change asks for it when its
     fold is opened: drawn once per version for every phone that asks (rendered.py)."""
-    try:
-        version = games.version_of(key, door)
-    except NotFound:
-        abort(404, description=NO_GAME)
+    version, language = _version_or_404(key, door), languages.current()
 
     def render() -> tuple[int, str]:
         loaded = load_or_404(key, door)
         drawn = game_chart(loaded.game)
         return loaded.version, render_template("_chart_alone.html", chart=drawn)
 
-    language = languages.current()
     shown, text = rendered.once(("chart", door, key, language), version, render)
-    response = Response(text)
-    response.set_etag(etag(shown, language))
+    return _kept_answer(Response(text), shown, language)
+
+
+def _version_or_404(key: str, door: str) -> int:
+    """The game's version, read alone (no events, no replay), or the missing game's 404."""
+    try:
+        return games.version_of(key, door)
+    except NotFound:
+        abort(404, description=NO_GAME)
+
+
+def _kept_answer(response: Response, version: int, language: str) -> Response:
+    """A view of the game at ``version`` in ``language`` (or 304): its entity tag, never
+    stored by a cache (the next poll must reach the server)."""
+    response.set_etag(etag(version, language))
     response.headers["Cache-Control"] = "no-store"
     return response
 
@@ -254,23 +253,23 @@ def changes_stream(door: str, key: str) -> Response:
     app, environ = current_app._get_current_object(), dict(request.environ)  # type: ignore[attr-defined]
     kept_as = _kept_as(door, key, language, None)
 
-    def said(now: int, opening: bool) -> str:
+    def said(now: int, opening: bool) -> tuple[int, str]:
+        """The event for version ``now``, and the version it says (GONE: the last event)."""
         if opening or now == changes.GONE or door != WATCH:
-            return f"event: version\ndata: {now}\n\n"
+            return now, _event("version", str(now))
         # Another stream of the game in this process has most likely rendered it already.
         text = rendered.peek(app, kept_as, now)
-        if text is not None:
-            return "event: page\ndata: " + text.replace("\n", "\ndata: ") + "\n\n"
-        # The page is rendered in this stream's request, made again for the moment: a context
-        # held across the waits would be on the stack of whatever runs between them.
-        with app.request_context(environ):
-            try:
-                text = _live_view(door, key, now, language)[1]
-            except HTTPException:  # deleted since
-                return f"event: version\ndata: {changes.GONE}\n\n"
-            finally:
-                db.session.remove()  # no connection held while the stream waits
-        return "event: page\ndata: " + text.replace("\n", "\ndata: ") + "\n\n"
+        if text is None:
+            # Rendered in this stream's request, made again for the moment: a context held
+            # across the waits would be on the stack of whatever runs between them.
+            with app.request_context(environ):
+                try:
+                    text = _live_view(door, key, now, language)[1]
+                except HTTPException:  # deleted since
+                    return changes.GONE, _event("version", str(changes.GONE))
+                finally:
+                    db.session.remove()  # no connection held while the stream waits
+        return now, _event("page", text)
 
     def stream() -> Iterator[str]:
         with hub.following(game_id, version, address) as wake:
@@ -287,10 +286,10 @@ def changes_stream(door: str, key: str) -> Response:
             while True:
                 now = hub.version(game_id)
                 if now is not None and now != sent:
-                    event = said(now, sent is None)
+                    says, event = said(now, sent is None)
                     yield event
                     sent = now
-                    if event.endswith(f"data: {changes.GONE}\n\n"):
+                    if says == changes.GONE:
                         return
                 left = deadline - time.monotonic()
                 if left <= 0:
@@ -303,6 +302,11 @@ def changes_stream(door: str, key: str) -> Response:
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"  # nginx passes each event on at once
     return response
+
+
+def _event(name: str, data: str) -> str:
+    """One server-sent event: its name, and its data a line at a time."""
+    return f"event: {name}\ndata: " + data.replace("\n", "\ndata: ") + "\n\n"
 
 
 LIVE_STREAMS = 3000
