@@ -37,7 +37,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from bench.load import (
@@ -46,10 +45,12 @@ from bench.load import (
     Server,
     Simulated,
     Table,
-    free_port,
+    group_cpu,
     quantile,
+    wait_for,
 )
 from tests.support.clubtable import simulated_game
+from tests.support.gunicorn import free_port
 
 TARGET_UPDATE_P90 = 0.500
 
@@ -107,10 +108,10 @@ class Nginx:
         self.process = subprocess.Popen(
             command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
         )
-        _wait_for(self.ports[0])
+        wait_for(self.ports[0])
 
     def cpu_seconds(self) -> float:
-        return _group_cpu(self.process)
+        return group_cpu(self.process)
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -132,42 +133,13 @@ class Redis:
              "--appendonly", "no"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         )  # fmt: skip
-        _wait_for(self.port)
+        wait_for(self.port)
         return f"redis://127.0.0.1:{self.port}/0"
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             self.process.wait(timeout=10)
-
-
-def _wait_for(port: int) -> None:
-    import socket
-
-    for _ in range(300):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit(f"nothing answers on port {port}")
-
-
-def _group_cpu(process: subprocess.Popen[bytes] | None) -> float:
-    """CPU seconds used so far by ``process`` and its children, from /proc."""
-    if process is None:
-        return 0.0
-    pids = [str(process.pid)]
-    try:
-        children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
-        pids += children
-        total = 0
-        for pid in pids:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-    except OSError:
-        return 0.0
-    return total / os.sysconf("SC_CLK_TCK")
 
 
 async def step(

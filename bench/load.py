@@ -50,6 +50,7 @@ from backports import zstd
 from scorekeeper.rules import Event, Game, Setup
 from scorekeeper.rules.record import write_record
 from tests.support.clubtable import Entry, simulated_game
+from tests.support.gunicorn import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = re.compile(rb'<input type="hidden" name="(seq|version)" value="([^"]+)"')
@@ -64,11 +65,31 @@ PROFILE_ENV = "SCOREKEEPER_BENCH_PROFILE"
 # -- the server ----------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    """A free TCP port on loopback."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+def wait_for(port: int) -> None:
+    """Wait until something accepts connections on ``port`` of loopback (30 s at most)."""
+    for _ in range(300):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"nothing answers on port {port}")
+
+
+def group_cpu(process: subprocess.Popen[bytes] | None) -> float:
+    """CPU seconds (user and system) that ``process`` and its children (a server's workers)
+    have used so far, from /proc."""
+    if process is None:
+        return 0.0
+    try:
+        children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+        total = 0
+        for pid in [str(process.pid), *children]:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
+    except OSError:
+        return 0.0
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def profiled_app() -> Any:
@@ -154,28 +175,11 @@ class Server:
             command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True,
         )  # fmt: skip
-        for _ in range(300):
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1):
-                    return
-            except OSError:
-                time.sleep(0.1)
-        raise SystemExit("gunicorn did not start")
+        wait_for(self.port)
 
     def cpu_seconds(self) -> float:
-        """CPU time (user and system) the workers have used so far, from /proc."""
-        if self.process is None:
-            return 0.0
-        try:
-            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children")
-            pids = children.read_text().split()
-            total = 0
-            for pid in pids:
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])  # utime, stime in clock ticks
-        except OSError:
-            return 0.0
-        return total / os.sysconf("SC_CLK_TCK")
+        """CPU time the server (its workers, and its master's little) has used so far."""
+        return group_cpu(self.process)
 
     def stop(self) -> None:
         """Stop gunicorn gracefully (the workers write their profiles)."""
