@@ -4,13 +4,18 @@ HTTP requests to it: the server as a club runs it, for the tests that need a rea
 from __future__ import annotations
 
 import http.client
+import json
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+from scorekeeper.rules import Game
+from scorekeeper.rules.record import write_record
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -82,3 +87,24 @@ class Gunicorn:
         if self.process is not None and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+
+
+def form(fields: dict[str, str]) -> bytes:
+    """An urlencoded form body, as a browser sends an entry."""
+    return "&".join(f"{name}={value.replace(' ', '+')}" for name, value in fields.items()).encode()
+
+
+def import_game(port: int, game: Game) -> str:
+    """Import ``game`` as the import form sends a pasted record; the new game's edit key."""
+    boundary = "scorekeeperboundary"
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\n'.encode()
+        + json.dumps(write_record(game)).encode()
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    content = f"multipart/form-data; boundary={boundary}"
+    status, _, headers = request(port, "POST", "/games/import", body, content)
+    assert status == 303, status
+    found = re.match(r"/games/([A-Za-z0-9_-]{22})$", headers["Location"])
+    assert found, headers["Location"]
+    return found.group(1)

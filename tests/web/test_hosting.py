@@ -6,7 +6,6 @@ change by reading the versions), or PostgreSQL under ``SCOREKEEPER_TEST_DATABASE
 
 from __future__ import annotations
 
-import json
 import re
 import socket
 import time
@@ -14,9 +13,8 @@ import time
 from flask import Flask
 
 from scorekeeper.rules import Game
-from scorekeeper.rules.record import write_record
 from tests.support.clubtable import Entry, simulated_game
-from tests.support.gunicorn import Gunicorn, request
+from tests.support.gunicorn import Gunicorn, form, import_game, request
 
 STREAMS = 6
 """Watching phones: with two workers, some are on the one that takes the entry, some not."""
@@ -30,17 +28,7 @@ def _import(port: int) -> tuple[str, list[Entry]]:
     """A new game (a simulated one, its first entry made): its edit key and the entries that
     come next."""
     setup, events, entries = simulated_game(0, max_hands=1)
-    record = json.dumps(write_record(Game(setup, events[: entries[1].before]))).encode()
-    boundary = "hostingtestboundary"
-    body = (
-        f'--{boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\n'.encode()
-        + record
-        + f"\r\n--{boundary}--\r\n".encode()
-    )
-    content = f"multipart/form-data; boundary={boundary}"
-    status, _, headers = request(port, "POST", "/games/import", body, content)
-    assert status == 303, status
-    return headers["Location"].rsplit("/", 1)[1], entries[1:]
+    return import_game(port, Game(setup, events[: entries[1].before])), entries[1:]
 
 
 class Stream:
@@ -82,10 +70,9 @@ def test_gevent_workers_push_every_change_to_every_watching_phone(app: Flask) ->
         version = int(token.group(1))
         assert [stream.until(VERSION) for stream in streams] == [version] * STREAMS
         for entry in entries[:3]:
-            form = {"version": str(version), **entry.fields}
-            body = "&".join(f"{name}={value.replace(' ', '+')}" for name, value in form.items())
+            fields = {"version": str(version), **entry.fields}
             path = f"/games/{key}/{entry.action}"
-            status, answer, _ = request(server.port, "POST", path, body.encode())
+            status, answer, _ = request(server.port, "POST", path, form(fields))
             assert status == 303, (status, answer[:300])
             version += 1
             assert [stream.until(PAGE, 5) for stream in streams] == [version] * STREAMS

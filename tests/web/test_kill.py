@@ -21,9 +21,9 @@ from dataclasses import dataclass, field
 from flask import Flask
 
 from scorekeeper.rules import Game
-from scorekeeper.rules.record import load_record, write_record
+from scorekeeper.rules.record import load_record
 from tests.support.clubtable import Entry, event_key, simulated_game
-from tests.support.gunicorn import Gunicorn, request
+from tests.support.gunicorn import Gunicorn, form, import_game, request
 
 GAMES = 5
 PHONES = 2
@@ -32,7 +32,6 @@ KILL_AFTER = 15
 MOST_BEFORE_KILL = 20.0
 AFTER_RESTART = 2.0
 TOKEN = re.compile(r'<input type="hidden" name="(seq|version)" value="([^"]+)"')
-EDIT = re.compile(r"^/games/([A-Za-z0-9_-]{22})")
 
 
 class Server(Gunicorn):
@@ -90,10 +89,9 @@ def _phone(port: int, played: Played, clock: Clock) -> None:
             index = by_before[stored]
             entry = played.entries[index]
             assert token is not None, page[:300]
-            form = {token.group(1): token.group(2), **entry.fields}
-            body = "&".join(f"{name}={value.replace(' ', '+')}" for name, value in form.items())
+            fields = {token.group(1): token.group(2), **entry.fields}
             status, _, _ = request(
-                port, "POST", f"/games/{played.key}/{entry.action}", body.encode()
+                port, "POST", f"/games/{played.key}/{entry.action}", form(fields)
             )
         except (OSError, http.client.HTTPException):
             time.sleep(0.05)  # the server is down: try again until it is back or time is up
@@ -139,21 +137,8 @@ def test_a_killed_server_keeps_every_acknowledged_entry_once(app: Flask) -> None
         games: list[Played] = []
         for seed in range(GAMES):
             setup, events, entries = simulated_game(seed, max_hands=3)
-            record = json.dumps(write_record(Game(setup))).encode()
-            boundary = "killtestboundary"
-            body = (
-                (f'--{boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\n').encode()
-                + record
-                + f"\r\n--{boundary}--\r\n".encode()
-            )
-            status, _, headers = request(
-                server.port, "POST", "/games/import", body,
-                f"multipart/form-data; boundary={boundary}",
-            )  # fmt: skip
-            assert status == 303, status
-            found = EDIT.match(headers["Location"])
-            assert found
-            games.append(Played(found.group(1), [event_key(e) for e in events], entries))
+            key = import_game(server.port, Game(setup))
+            games.append(Played(key, [event_key(e) for e in events], entries))
 
         _burst(server, games, Clock(MOST_BEFORE_KILL), kill=True)
         acked_before_kill = _acked(games)
