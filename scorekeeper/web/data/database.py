@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import time
 from typing import Any
 
@@ -11,7 +12,6 @@ from flask.cli import ScriptInfo
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import Connection, event
-from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import DeclarativeBase
 
 
@@ -98,6 +98,12 @@ def migrate_commands(ctx: click.Context) -> None:
 _FIRST_PAUSE, _LONGEST_PAUSE = 0.0005, 0.005
 
 
+def in_driver_transaction(connection: Connection) -> bool:
+    """Whether the database driver has a transaction open on ``connection`` (on SQLite, a
+    statement that wrote or an explicit BEGIN; a finished read leaves none)."""
+    return bool(getattr(connection.connection.driver_connection, "in_transaction", True))
+
+
 def begin_immediate(connection: Connection) -> None:
     """``BEGIN IMMEDIATE`` on SQLite: take the write lock now, waiting while another process
     holds it, at most the busy timeout (then the error: the request is answered 503).
@@ -108,22 +114,29 @@ def begin_immediate(connection: Connection) -> None:
     So the lock is asked for without SQLite's wait, and between tries this request sleeps
     the way the server lets others run (a few milliseconds at most; writes hold the lock for
     about one). The connection's busy timeout is set back for every other statement.
+
+    The three statements go straight to the driver (every entry runs them); the last try,
+    when the wait is over, goes through SQLAlchemy, so that its error is the one the site
+    answers 503 for, as for any other statement.
     """
     patience = current_app.config.get("SQLITE_BUSY_TIMEOUT_MS", BUSY_TIMEOUT_MS) / 1000
-    connection.exec_driver_sql("PRAGMA busy_timeout = 0")
+    driver = connection.connection.driver_connection
+    assert driver is not None, "a checked-out connection has its driver's"
+    driver.execute("PRAGMA busy_timeout = 0")
     try:
         deadline, pause = time.monotonic() + patience, _FIRST_PAUSE
-        while True:
+        while time.monotonic() < deadline:
             try:
-                connection.exec_driver_sql("BEGIN IMMEDIATE")
+                driver.execute("BEGIN IMMEDIATE")
                 return
-            except OperationalError as error:
-                if "locked" not in str(error.orig) or time.monotonic() >= deadline:
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error):
                     raise
             time.sleep(pause)
             pause = min(pause * 2, _LONGEST_PAUSE)
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
     finally:
-        connection.exec_driver_sql(f"PRAGMA busy_timeout = {int(patience * 1000)}")
+        driver.execute(f"PRAGMA busy_timeout = {int(patience * 1000)}")
 
 
 def init_app(app: Flask) -> None:
