@@ -19,7 +19,17 @@ from scorekeeper.web import htmx, languages, paper, rendered, sharing, table
 from scorekeeper.web.clubs import pages as clubs
 from scorekeeper.web.data import changes, database, doors, replayed
 from scorekeeper.web.drawing import dominoes, fragments
-from scorekeeper.web.site import cli, compression, errors, expired, pwa, ratelimits, security, times
+from scorekeeper.web.site import (
+    cli,
+    compression,
+    errors,
+    expired,
+    pwa,
+    ratelimits,
+    security,
+    templating,
+    times,
+)
 
 ROOMS = (
     # Site-wide checks first, so every POST is counted and checked before CSRF and the views.
@@ -131,6 +141,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         template_folder="templates",
         static_folder="static",
     )
+    app.jinja_environment = templating.Environment  # before the environment is first made
     # The instance folder holds the database and the secret key: its owner's alone when new.
     os.makedirs(app.instance_path, mode=0o700, exist_ok=True)
     app.config.from_mapping(
