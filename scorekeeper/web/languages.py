@@ -25,6 +25,7 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from typing import cast
 from urllib.parse import urlencode
 
@@ -32,7 +33,7 @@ from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
-from babel.support import NullTranslations
+from babel.support import NullTranslations, Translations
 from flask import (
     Blueprint,
     Flask,
@@ -40,13 +41,12 @@ from flask import (
     abort,
     current_app,
     g,
-    has_request_context,
     redirect,
     request,
     url_for,
 )
 from flask.globals import _cv_app, _cv_request
-from flask_babel import Babel, LazyString, force_locale, get_translations
+from flask_babel import Babel, LazyString, force_locale
 from markupsafe import escape
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
@@ -94,14 +94,31 @@ def select_language() -> str:
 
 def current() -> str:
     """The code of the language this page is said in (English outside a request)."""
-    if not has_request_context():
+    if _cv_request.get(None) is None:
         return DEFAULT
-    code: str | None = g.get("_language")
+    space = _cv_app.get().g
+    code: str | None = space.get("_language")
     if code is None:
         # The same choice Flask-Babel makes with select_language, without parsing a Locale
         # (the live poll's 304 asks for the language and nothing else).
-        code = g._language = select_language()
+        code = space._language = select_language()
     return code
+
+
+@cache
+def _catalog(directories: str, code: str) -> NullTranslations:
+    """The compiled catalog of language ``code`` in ``directories`` (Flask-Babel's setting,
+    ``;`` between folders), read once a process. English is the messages as written.
+
+    Flask-Babel keeps catalogs too, but finds the one it keeps by parsing the request's
+    locale again, which looks for the locale's data on disk: once a request, every request."""
+    if code == DEFAULT:
+        return NullTranslations()
+    first, *more = (Translations.load(folder, [code]) for folder in directories.split(";"))
+    for catalog in more:
+        if isinstance(first, Translations) and isinstance(catalog, Translations):
+            first.merge(catalog)  # keeps the first's plural rule
+    return first
 
 
 @dataclass(frozen=True)
@@ -147,7 +164,8 @@ def _reader() -> _Reader:
     space = _cv_app.get().g
     reader: _Reader | None = space.get("_reader")
     if reader is None:
-        reader = _Reader(current(), get_translations())
+        code = current()
+        reader = _Reader(code, _catalog(current_app.config["BABEL_TRANSLATION_DIRECTORIES"], code))
         space._reader = reader
     return reader
 
