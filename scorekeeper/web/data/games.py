@@ -27,7 +27,7 @@ from functools import partial
 from typing import Any
 from typing import cast as typed
 
-from sqlalchemy import BigInteger, CursorResult, Table, Text, bindparam, cast, func, select
+from sqlalchemy import BigInteger, Table, Text, bindparam, cast, func, select
 from sqlalchemy import delete as sql_delete
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
@@ -495,11 +495,11 @@ def append(
     }
     try:
         begin_write()
-        counted = typed(
-            CursorResult[Any],
-            db.session.execute(
-                _COUNT_CHANGE, {"game_id": row.id, "seen": expected_version, **values}
-            ),
+        # Two Core statements on the session's connection: the session's own execute adds
+        # the ORM's bookkeeping, which these rows (not objects) do not need.
+        connection = db.session.connection()
+        counted = connection.execute(
+            _COUNT_CHANGE, {"game_id": row.id, "seen": expected_version, **values}
         )
         if counted.rowcount != 1:
             db.session.rollback()
@@ -511,7 +511,7 @@ def append(
             {"game_id": row.id, "seq": seq, "kind": kind, "data": data, "created_at": moment}
             for seq, (kind, data) in enumerate(stored, first)
         ]
-        ids = db.session.scalars(_INSERT_EVENT, rows).all()
+        ids = connection.execute(_INSERT_EVENT, rows).scalars().all()
         changes.notify(row.id, expected_version + 1)
         db.session.commit()
     except IntegrityError:
