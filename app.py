@@ -18,7 +18,7 @@ from sqlalchemy.engine import make_url
 from scorekeeper.web import htmx, languages, paper, rendered, sharing, table
 from scorekeeper.web.clubs import pages as clubs
 from scorekeeper.web.data import changes, database, doors, replayed
-from scorekeeper.web.drawing import dominoes, fragments
+from scorekeeper.web.drawing import charts, dominoes, fragments
 from scorekeeper.web.site import (
     cli,
     compression,
@@ -43,6 +43,7 @@ ROOMS = (
     languages,
     doors,
     htmx,
+    charts,
     dominoes,
     fragments,
     rendered,

@@ -37,7 +37,6 @@ from scorekeeper.web.bounded import Derived
 from scorekeeper.web.data.doors import DOORS, load_or_404
 from scorekeeper.web.data.games import download_name, undone_events
 from scorekeeper.web.data.loaded import Door, Loaded
-from scorekeeper.web.drawing.charts import game_chart
 from scorekeeper.web.languages import LANGUAGES, ngettext
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import lazy_gettext as _l
@@ -465,7 +464,7 @@ def sheet(door: str, key: str) -> str | tuple[str, int]:
             started_at=loaded.row.created_at,
             sheet=paper,
             tallies=tallies,
-            chart=game_chart(loaded.game),
+            game=loaded.game,
             sheet_lang=code,
         )
 

@@ -31,7 +31,6 @@ from scorekeeper.web.data.database import db
 from scorekeeper.web.data.doors import DOORS, NO_GAME, load_or_404, remember
 from scorekeeper.web.data.games import NotFound
 from scorekeeper.web.data.loaded import WATCH, Door, Loaded
-from scorekeeper.web.drawing.charts import game_chart
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.routes import route
 from scorekeeper.web.table import table_view
@@ -144,8 +143,7 @@ def chart(door: str, key: str) -> Response:
 
     def render() -> tuple[int, str]:
         loaded = load_or_404(key, door)
-        drawn = game_chart(loaded.game)
-        return loaded.version, render_template("_chart_alone.html", chart=drawn)
+        return loaded.version, render_template("_chart_alone.html", game=loaded.game)
 
     shown, text = rendered.once(("chart", door, key, language), version, render)
     return _kept_answer(Response(text), shown, language)

@@ -72,6 +72,8 @@ class GameRow(Base):
 
 LIVE = "undone_at IS NULL"
 """The events the game is replayed from: those not undone."""
+UNDONE = "undone_at IS NOT NULL"
+"""The events undone (kept for the log and for redo)."""
 
 
 class EventRow(Base):
@@ -93,6 +95,15 @@ class EventRow(Base):
             unique=True,
             sqlite_where=text(LIVE),
             postgresql_where=text(LIVE),
+        ),
+        # The undone events alone, by game and undo: what a redo brings back and the log's
+        # undone entries are read without the game's other events.
+        Index(
+            "ix_event_undone",
+            "game_id",
+            "undo_mark",
+            sqlite_where=text(UNDONE),
+            postgresql_where=text(UNDONE),
         ),
     )
 

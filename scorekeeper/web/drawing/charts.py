@@ -12,6 +12,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+
+from flask import Flask, current_app
+from markupsafe import Markup
 
 from scorekeeper.rules.game import Game, Hand
 from scorekeeper.rules.progression import hand_steps
@@ -322,11 +326,53 @@ def game_chart(game: Game) -> LineChart | None:
         lines,
         level=target,
         level_label=_("target %(target)s", target=target),
-        marks=[
-            (start, _("Hand %(number)s", number=number)) for number, start in enumerate(starts, 1)
-        ],
+        marks=_hand_marks(starts, languages.current()),
         x_label=_("plays →  (lines: a new hand)"),
     )
+
+
+@lru_cache(maxsize=PAST_KEPT)
+def _hand_marks(starts: tuple[int, ...], language: str) -> tuple[tuple[int, str], ...]:
+    """Where each hand begins, labelled in ``language`` (this request's): the same for every
+    chart of a game until a hand ends, so labelled once, not once per hand per chart."""
+    return tuple(
+        (start, _("Hand %(number)s", number=number)) for number, start in enumerate(starts, 1)
+    )
+
+
+DRAWN_KEPT = 256
+"""How many drawn score charts are kept (one per state of a game, language and page; 2-25 KB
+each, so at most about 6 MB)."""
+
+_DRAWN: Derived[Game, Markup] = Derived(DRAWN_KEPT)
+"""Score charts drawn as SVG, by the game state they show (each version of a game is its own
+:class:`Game`, never changed), the language and the element id."""
+
+
+def drawn_game_chart(game: Game, element_id: str) -> Markup:
+    """:func:`game_chart` drawn by ``templates/_chart.html`` with the element ids
+    ``element_id``: once per state of the game, language and id, for every page and phone that
+    shows it (the table, the chart alone, the sheet). Empty when there is nothing to draw.
+
+    The finished hands' lines are kept already; this keeps the drawing, whose labels, ticks and
+    marks were still worked out again and escaped for every page that showed the chart.
+    """
+
+    def draw() -> Markup:
+        chart = game_chart(game)
+        if chart is None:
+            return Markup()
+        drawing = current_app.jinja_env.get_template("_chart.html").module
+        return Markup(drawing.line_chart(chart, element_id))  # type: ignore[attr-defined]
+
+    if current_app.jinja_env.auto_reload:  # `flask run --debug`: an edited template shows
+        return draw()
+    return _DRAWN.of(game, draw, also=(languages.current(), element_id))
+
+
+def init_app(app: Flask) -> None:
+    """Offer the drawn score chart to templates."""
+    app.add_template_global(drawn_game_chart, "drawn_game_chart")
 
 
 def wins_chart(table: Standings) -> LineChart | None:

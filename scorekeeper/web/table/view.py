@@ -31,7 +31,7 @@ from scorekeeper.rules.wording import partnership, signed
 from scorekeeper.web import languages
 from scorekeeper.web.bounded import Derived
 from scorekeeper.web.data.loaded import Door, Loaded
-from scorekeeper.web.drawing.charts import LineChart, game_chart, has_chart
+from scorekeeper.web.drawing.charts import has_chart
 from scorekeeper.web.drawing.cribbage import Board
 from scorekeeper.web.drawing.cribbage import board as cribbage_board
 from scorekeeper.web.drawing.picture import Picture, picture
@@ -422,11 +422,6 @@ class TableView:
     def has_score_chart(self) -> bool:
         """Whether the game has a chart to draw (a tile is down), without drawing it."""
         return has_chart(self.game)
-
-    @cached_property
-    def score_chart(self) -> LineChart | None:
-        """The scores play by play, as a chart (None before the first tile is down)."""
-        return game_chart(self.game)
 
     @cached_property
     def cribbage(self) -> Board:
