@@ -200,7 +200,6 @@ def measure(app: Flask, repeats: int) -> dict[str, dict[str, float]]:
     client = app.test_client()
     add_floor(app)
     figures: dict[str, dict[str, float]] = {}
-    sizes: list[int] = []
     places = PLACES
     at_place: dict[str, dict[str, Table]] = {}
     paper: dict[str, Table] = {}
@@ -249,28 +248,35 @@ def measure(app: Flask, repeats: int) -> dict[str, dict[str, float]]:
         figures[label]["bytes"] = statistics.median(answered[label])
         figures[label]["log bytes"] = len(client.get(paper[label].url + "/log").get_data())
         figures[label]["log entries"] = float(_entries_in_hand(paper[label].events, events))
-        sizes.extend(answered[label])
-    size = int(statistics.median(sizes))
-    plays, floors = [], []
+    plays = []
     table = Table(app, client, setup, events[: cut(events, 25, Play, True)])
     table.next = events[cut(events, 25, Play, True)]
     first = Table(app, client, setup, events[: cut(events, 1, Play, False)])
     first.next = events[cut(events, 1, Play, False)]
-    floor_url = f"/bench/floor/{size}"
-    ratios_1, ratios_25 = [], []
+    # Each play against a floor page of its own answer's size (the "same-size page"):
+    # hand 25's answer is longer than hand 1's, and so is its floor.
+    size_1 = first.enter()
+    first.undo()
+    size_25 = table.enter()
+    table.undo()
+    floors_1, floors_25, ratios_1, ratios_25 = [], [], [], []
     for _ in range(repeats):
-        floor_ms = timer(lambda: client.post(floor_url))
+        floor_1 = timer(lambda: client.post(f"/bench/floor/{size_1}"))
         one = timer(first.enter)
         first.undo()
+        floor_25 = timer(lambda: client.post(f"/bench/floor/{size_25}"))
         deep = timer(table.enter)
         table.undo()
-        floors.append(floor_ms)
+        floors_1.append(floor_1)
+        floors_25.append(floor_25)
         plays.append(deep)
-        ratios_1.append(one / floor_ms)
-        ratios_25.append(deep / floor_ms)
+        ratios_1.append(one / floor_1)
+        ratios_25.append(deep / floor_25)
     figures["floor"] = {
-        "floor": statistics.median(floors),
-        "size": size,
+        "floor hand 1": statistics.median(floors_1),
+        "floor hand 25": statistics.median(floors_25),
+        "size hand 1": size_1,
+        "size hand 25": size_25,
         "play hand 1 / floor": statistics.median(ratios_1),
         "play hand 25 / floor": statistics.median(ratios_25),
     }
@@ -325,7 +331,9 @@ def report(name: str, figures: dict[str, dict[str, float]]) -> None:
     print(f"entries in the log's hand: {entries} (the log's ratio is per entry)")
     floor = figures["floor"]
     print(
-        f"floor (one write, a {int(floor['size'])}-byte page): {floor['floor']:.2f} ms; "
+        f"floor (one write and a page the size of the play's answer): hand 1 "
+        f"{floor['floor hand 1']:.2f} ms ({int(floor['size hand 1'])} bytes), hand 25 "
+        f"{floor['floor hand 25']:.2f} ms ({int(floor['size hand 25'])} bytes); "
         f"play / floor: hand 1 {floor['play hand 1 / floor']:.2f}, "
         f"hand 25 {floor['play hand 25 / floor']:.2f} (target <= {FLOOR_TARGET})"
     )
