@@ -153,6 +153,9 @@ class Server:
             # game kept replayed, and its pages kept rendered, in each worker.
             "SCOREKEEPER_LIVE_GAMES": "2000",
             "SCOREKEEPER_KEPT_PAGES": "4000",
+            # Every simulated phone comes from 127.0.0.1, where a club's come from its many
+            # addresses: the cap on one address's streams would turn the bench's away.
+            "SCOREKEEPER_LIVE_STREAMS_PER_ADDRESS": "100000",
             # A gevent worker serves many requests at once, each holding a connection while
             # it waits its turn on the CPU: the recipe's pool is larger than the default 5.
             "SCOREKEEPER_SQLALCHEMY_ENGINE_OPTIONS": '{"pool_size": 30, "max_overflow": 10}',
