@@ -48,10 +48,14 @@ def database_uri(path: Path) -> str:
 
 
 def empty(engine: Engine) -> None:
-    """Drop every table, so that a test starts from the first migration."""
+    """Drop every table (and on PostgreSQL the trigger's function), so that a test starts
+    from the first migration."""
     meta = MetaData()
     meta.reflect(bind=engine)
     meta.drop_all(bind=engine)
+    if engine.dialect.name == "postgresql":
+        with engine.begin() as connection:
+            connection.execute(text("DROP FUNCTION IF EXISTS scorekeeper_game_changed()"))
 
 
 def app_settings(uri: str, **more: object) -> dict[str, object]:

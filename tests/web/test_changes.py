@@ -220,6 +220,30 @@ def test_a_write_on_postgresql_notifies_in_its_own_transaction(
     assert notes and notes[0].payload.endswith(f":{page_version(table.page())}")
 
 
+def test_postgresql_tells_of_an_undo_and_a_deletion_from_the_game_row(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The trigger on the game row notifies every way a game changes, not only an entry."""
+    if not OTHER_DATABASE:
+        pytest.skip("NOTIFY is PostgreSQL's")
+    table = started(client)
+    table.play("5-5")
+    with app.app_context():
+        connection = db.engine.raw_connection()
+        try:
+            cursor = connection.cursor()
+            cursor.execute(f"LISTEN {changes.CHANNEL}")
+            connection.commit()
+            assert table.post("undo", {}).status_code in (200, 303)
+            undone = page_version(table.page())
+            assert client.post(f"/games/{table.key}/delete").status_code in (200, 303)
+            cursor.execute("SELECT 1")
+            notes = list(islice(connection.driver_connection.notifies(timeout=2), 2))
+        finally:
+            connection.close()
+    assert [note.payload.partition(":")[2] for note in notes] == [str(undone), "-1"]
+
+
 def test_the_edit_and_watch_pages_name_their_stream(pushing: Flask, client: FlaskClient) -> None:
     table: Table = started(client)
     assert f'data-changes="{table.url}/changes"' in table.page()

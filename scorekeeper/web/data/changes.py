@@ -9,11 +9,13 @@ How a change reaches the stream that waits for it, in each process of the site (
 
 - **In the process that wrote it**: :func:`changed`, called after every commit that counts a
   change of a game.
-- **From other processes and other machines**, on PostgreSQL: the write sends
-  ``NOTIFY scorekeeper_changes, '<game id>:<version>'`` in its own transaction (delivered
-  only if it commits), and each process that has a stream open listens on one connection of
-  its own (:class:`_Listener`). Every app server shares the database, so this is the one
-  channel they all already have.
+- **From other processes and other machines**, on PostgreSQL: the database sends
+  ``NOTIFY scorekeeper_changes, '<game id>:<version>'`` (``-1`` once deleted) from a trigger
+  on the game row, in the statement that counts the change (migration ``e8f0a2c4d6b7``:
+  every way a game changes, no round trip of its own, delivered only if it commits), and
+  each process that has a stream open listens on one connection of its own
+  (:class:`_Listener`). Every app server shares the database, so this is the one channel
+  they all already have.
 - On SQLite (one machine; its worker processes share the file but nothing else): a thread per
   process reads the versions of the games its streams follow, in one query every
   ``CHANGES_INTERVAL`` seconds (0.2 by default), however many streams wait.
@@ -34,7 +36,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from flask import Flask, current_app
-from sqlalchemy import bindparam, select, text
+from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Engine
 
 from scorekeeper.web.data.database import db
@@ -206,16 +208,6 @@ def hub() -> Hub:
     found, source = _state(current_app)
     source.start()
     return found
-
-
-def notify(game_id: int, version: int) -> None:
-    """In a write transaction about to commit: tell the other processes (PostgreSQL) that game
-    ``game_id`` is at ``version`` once it commits. Nothing on SQLite (see the reader)."""
-    if db.session.get_bind().dialect.name == "postgresql":
-        db.session.execute(
-            text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": CHANNEL, "payload": f"{game_id}:{version}"},
-        )
 
 
 def changed(game_id: int, version: int) -> None:

@@ -445,7 +445,6 @@ def _changing(edit_key: str, expected_version: int) -> Iterator[_Change]:
         assert change.game is not None, "a change sets the game it leads to"
         db.session.flush()
         change.kept = _keep(row, change.known, change.game, row.version)
-        changes.notify(row.id, row.version)
     assert change.kept is not None
     replayed.games.put(edit_key, change.kept)
     changes.changed(row.id, change.kept.version)
@@ -512,7 +511,6 @@ def append(
             for seq, (kind, data) in enumerate(stored, first)
         ]
         ids = connection.execute(_INSERT_EVENT, rows).scalars().all()
-        changes.notify(row.id, expected_version + 1)
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
@@ -724,7 +722,6 @@ def delete(edit_key: str) -> GameRow:
             )
         row.deleted_at = _now()
         row.version = (row.version or 0) + 1
-        changes.notify(row.id, changes.GONE)
     changes.changed(row.id, changes.GONE)
     return row
 
