@@ -172,6 +172,21 @@ def test_a_new_game_has_no_chart_until_a_tile_is_down(client: FlaskClient) -> No
     assert _chart_values(table.page())["Ann"] == [0, 10]
 
 
+def test_the_drawn_chart_follows_plays_undo_and_redo(client: FlaskClient) -> None:
+    """Charts are drawn once per score line and kept: each page still shows the game's."""
+    table = started(client)
+    table.play("5-5")
+    after_lead = _chart_values(table.page())
+    table.play("5-0", "W")
+    after_two = _chart_values(table.page())
+    assert [len(values) for values in after_two.values()] == [3, 3]
+    assert table.post("undo", {}).status_code in (200, 303)
+    assert _chart_values(table.page()) == after_lead
+    assert _chart_values(client.get(f"{table.url}/sheet").get_data(as_text=True)) == after_lead
+    assert table.post("redo", {}).status_code in (200, 303)
+    assert _chart_values(table.page()) == after_two
+
+
 def test_the_wins_chart_counts_each_players_wins_game_by_game() -> None:
     def played(players: tuple[str, ...], winner: int, day: int) -> Played:
         seats = tuple(SeatFacts() for _ in players)

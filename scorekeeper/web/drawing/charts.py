@@ -344,15 +344,16 @@ DRAWN_KEPT = 256
 """How many drawn score charts are kept (one per state of a game, language and page; 2-25 KB
 each, so at most about 6 MB)."""
 
-_DRAWN: Derived[Game, Markup] = Derived(DRAWN_KEPT)
-"""Score charts drawn as SVG, by the game state they show (each version of a game is its own
-:class:`Game`, never changed), the language and the element id."""
+_DRAWN: Derived[Game | Hand, Markup] = Derived(DRAWN_KEPT)
+"""Score charts drawn as SVG, by what they show (the game's last finished hand, which later
+versions of the game share, and the steps of the hand in play), the language and the element
+id."""
 
 
 def drawn_game_chart(game: Game, element_id: str) -> Markup:
     """:func:`game_chart` drawn by ``templates/_chart.html`` with the element ids
-    ``element_id``: once per state of the game, language and id, for every page and phone that
-    shows it (the table, the chart alone, the sheet). Empty when there is nothing to draw.
+    ``element_id``: once per score line, language and id, for every page and phone that shows
+    it (the table, the chart alone, the sheet). Empty when there is nothing to draw.
 
     The finished hands' lines are kept already; this keeps the drawing, whose labels, ticks and
     marks were still worked out again and escaped for every page that showed the chart.
@@ -365,9 +366,17 @@ def drawn_game_chart(game: Game, element_id: str) -> Markup:
         drawing = current_app.jinja_env.get_template("_chart.html").module
         return Markup(drawing.line_chart(chart, element_id))  # type: ignore[attr-defined]
 
-    if current_app.jinja_env.auto_reload:  # `flask run --debug`: an edited template shows
+    hand = game.hand
+    if current_app.jinja_env.auto_reload or hand is None:  # `flask run --debug`: edits show
         return draw()
-    return _DRAWN.of(game, draw, also=(languages.current(), element_id))
+    # What the chart shows: the finished hands (kept objects, shared by every later version of
+    # the game) and the steps of the hand in play. A draw, a pass or an undo back to a state
+    # already drawn changes neither.
+    finished = game.hands[:-1]
+    shown = (len(game.hands), tuple(hand_steps(game, hand)))
+    return _DRAWN.of(
+        finished[-1] if finished else game, draw, also=(languages.current(), element_id, shown)
+    )
 
 
 def init_app(app: Flask) -> None:
