@@ -12,7 +12,8 @@ a bench), it times:
 - **play**, then **undo** of it (the pair leaves the game as it was); **draw** then undo;
   **pass** then undo;
 - **table**: the edit page, whole; **poll**: the live URL after a change (the new table);
-  **poll 304**: the live URL while nothing changed;
+  **poll 304**: the live URL while nothing changed; **watch** and **board**: the watch page
+  and the wall board, whole (each after a change, as a phone that opens them meets them);
 - **log**: the log page as it opens (the hand in play, every entry explained); **sheet**: the
   printable score sheet (one row per hand). Both on a copy of the place's game that the
   entries above never touch, so its log gathers no undone entries between repeats;
@@ -121,7 +122,8 @@ class Table:
 
     def __init__(self, app: Flask, client: FlaskClient, setup: Setup, events: list[Event]) -> None:
         with app.app_context():
-            self.key = games.create(setup, events).row.edit_key
+            row = games.create(setup, events).row
+            self.key, self.watch_key = row.edit_key, row.watch_key
         self.client = client
         self.url = f"/games/{self.key}"
         self.next: Event | None = None
@@ -162,6 +164,12 @@ class Table:
     def undo(self) -> int:
         """Undo the last entry."""
         return self.post("undo", {})
+
+
+REQUESTS = (
+    "play", "draw", "pass", "undo", "table", "poll", "poll 304", "watch", "board", "log", "sheet",
+)  # fmt: skip
+"""What is timed at each place, in the order the report lists it."""
 
 
 def timer(work: Callable[[], object]) -> float:
@@ -218,8 +226,7 @@ def measure(app: Flask, repeats: int) -> dict[str, dict[str, float]]:
             table.next = events[at]
             tables[kind.__name__.lower()] = table
         at_place[label] = tables
-    names = ("play", "draw", "pass", "undo", "table", "poll", "poll 304", "log", "sheet")
-    runs = {label: {name: [] for name in names} for label, _, _ in places}
+    runs = {label: {name: [] for name in REQUESTS} for label, _, _ in places}
     answered: dict[str, list[int]] = {label: [] for label, _, _ in places}
     # The places take turns within each repeat, so that a burst of other work on the machine
     # slows all of them alike instead of one place's whole series.
@@ -239,6 +246,9 @@ def measure(app: Flask, repeats: int) -> dict[str, dict[str, float]]:
             times["poll 304"].append(
                 timer(lambda p=played, u=live, v=version: p.get(u, If_None_Match=v))
             )
+            watch = f"/watch/{played.watch_key}"
+            times["watch"].append(timer(lambda p=played, u=watch: p.get(u)))
+            times["board"].append(timer(lambda p=played, u=watch + "/board": p.get(u)))
             still = paper[label]
             times["log"].append(timer(lambda t=still: t.get(t.url + "/log")))
             times["sheet"].append(timer(lambda t=still: t.get(t.url + "/sheet")))
@@ -310,7 +320,7 @@ def report(name: str, figures: dict[str, dict[str, float]]) -> None:
         f"{'request':<10} {'1 first':>8} {'25 first':>9} {'ratio':>6} {'1 last':>8} "
         f"{'25 last':>8} {'ratio':>6}  target <= {FLAT_TARGET}"
     )
-    for request in ("play", "draw", "pass", "undo", "table", "poll", "poll 304", "log", "sheet"):
+    for request in REQUESTS:
         cells, ratios = [], []
         for early, late in (("1 first", "25 first"), ("1 last", "25 last")):
             ratio = figures[late][request] / figures[early][request]
