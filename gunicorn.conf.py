@@ -18,7 +18,8 @@ So, once the worker has loaded the app:
   (the memory each worker holds grows by the objects waiting, a few megabytes at most).
 
 Reference counting frees everything that is not in a cycle at once, as before.
-``bench/load.py`` shows the figures (bench/README.md, "A worker's garbage").
+``bench/load.py`` shows the figures (bench/README.md, issue 20's third stop, "A worker's
+garbage").
 """
 
 import gc
