@@ -16,14 +16,10 @@ from scorekeeper.rules.record import write_record
 from scorekeeper.rules.simulate import play_game
 from tests.browser.browsing import GAME_URL, tap
 from tests.browser.checks import axe_violations, explain, problems_on
+from tests.support.chromium import LANDSCAPE, PORTRAIT, WALL
 from tests.support.server import LiveServer
 
-PORTRAIT = {"viewport": {"width": 360, "height": 720}, "is_mobile": True, "has_touch": True}
-SCREENS = {
-    "portrait": PORTRAIT,
-    "landscape": {"viewport": {"width": 740, "height": 360}, "is_mobile": True, "has_touch": True},
-    "wall": {"viewport": {"width": 1280, "height": 720}},
-}
+SCREENS = {"portrait": PORTRAIT, "landscape": LANDSCAPE, "wall": WALL}
 
 
 def finished_games(count: int) -> str:

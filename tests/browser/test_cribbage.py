@@ -8,10 +8,8 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.browser.browsing import GAME_URL, TablePage, tap
+from tests.support.chromium import LANDSCAPE, PORTRAIT
 from tests.support.server import LiveServer
-
-PORTRAIT = {"viewport": {"width": 360, "height": 720}, "is_mobile": True, "has_touch": True}
-LANDSCAPE = {"viewport": {"width": 740, "height": 360}, "is_mobile": True, "has_touch": True}
 
 
 def start_in_fives(page: Page, base: str) -> TablePage:

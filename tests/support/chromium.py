@@ -34,6 +34,18 @@ PHONE: dict[str, Any] = {
     "has_touch": True,
 }
 """A 360x640 touch phone in portrait (browser-context options)."""
+PORTRAIT: dict[str, Any] = {
+    "viewport": {"width": 360, "height": 720},
+    "is_mobile": True,
+    "has_touch": True,
+}
+"""The brief's phone upright: 360x720, touch."""
+LANDSCAPE: dict[str, Any] = {
+    "viewport": {"width": 740, "height": 360},
+    "is_mobile": True,
+    "has_touch": True,
+}
+"""The same phone on its side: 740x360, touch."""
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}}
 """A 1280x800 desktop window."""
 WALL: dict[str, Any] = {"viewport": {"width": 1280, "height": 720}}
