@@ -39,7 +39,16 @@ lint: $(STAMP)
 	wait $$types && exit $$stubs
 
 ## Install, lint, type-check and run every test, in a process per core
-test: lint
+# axe-core, which the browser tests load into each page to check it, pinned by the lock file
+# (npm checks its hash) and installed beside it, for the tests alone.
+AXE_DIR := tests/browser/axe
+AXE_STAMP := $(AXE_DIR)/node_modules/.installed
+
+$(AXE_STAMP): $(AXE_DIR)/package-lock.json
+	npm ci --prefix $(AXE_DIR) --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $(AXE_STAMP)
+
+test: lint $(AXE_STAMP)
 	@command -v chromium-headless-shell >/dev/null || command -v chromium >/dev/null || echo "Note: Chromium is missing, so the browser tests will be skipped. Install it with: sudo apt-get install chromium-headless-shell"
 	$(VENV)/bin/pytest $(PYTEST_JOBS)
 
