@@ -10,6 +10,7 @@
 // open, and the focus. A short "Updated" cue says it happened
 // (its words are the page's, in its language: the script only says them again).
 // A game that is no longer there (deleted: the poll answers 404) is not asked about again.
+// A finished game whose rematch starts moves on to the rematch.
 (function () {
   "use strict";
 
@@ -154,7 +155,28 @@
     if (Number(fresh.dataset.version) <= Number(shown.dataset.version)) return;
     replace(shown, html, live.dataset.liveTarget);
     cue();
+    moveOn(live);
   }
+
+  // A finished game whose rematch has just started (the scorekeeper tapped Rematch): the
+  // page goes on to the rematch, behind the same kind of link (the watch page to the
+  // rematch's, the board to its board). Only as news: a finished game opened on purpose stays.
+  function moveOn(live) {
+    const shown = shownBy(live);
+    const next = shown && shown.querySelector("[data-rematch]");
+    if (next && !leaving) window.location.assign(next.dataset.rematch);
+  }
+
+  // This page is on its way somewhere by itself (a form sent without htmx, such as Rematch on
+  // this very phone): it is not sent elsewhere in the middle.
+  let leaving = false;
+  document.addEventListener("submit", function (event) {
+    const form = event.target;
+    if (form instanceof HTMLFormElement && !form.hasAttribute("hx-post")) leaving = true;
+  });
+  window.addEventListener("pageshow", function () {
+    leaving = false; // back from the page it went to (the browser's page cache)
+  });
 
   // When the phone wakes up or the tab comes back, catch up at once.
   document.addEventListener("visibilitychange", function () {

@@ -8,14 +8,14 @@ import random
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import Setup
 from scorekeeper.rules.events import Event, Play, Settle
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.simulate import play_game
-from tests.browser.browsing import TablePage, seed_game
-from tests.support.chromium import LANDSCAPE, PORTRAIT, open_and_settle
+from tests.browser.browsing import TablePage, import_game, record, seed_game
+from tests.support.chromium import LANDSCAPE, PORTRAIT, WALL, open_and_settle
 from tests.support.server import LiveServer
 
 SCREENS = {"portrait": PORTRAIT, "landscape": LANDSCAPE}
@@ -36,6 +36,13 @@ def domino_then_lead() -> tuple[Setup, list[Event], Play, Settle, Play]:
         assert isinstance(last, Play) and isinstance(settle, Settle)
         return setup, list(events[: settled - 1]), last, settle, lead
     raise AssertionError("no simulated hand 1 ends in a domino")
+
+
+def watch_link(page: Page, server: LiveServer) -> str:
+    """The watch link of the game an edit page shows (from its share panel's board link)."""
+    board = page.locator('a[href^="/watch/"][href$="/board"]').first.get_attribute("href")
+    assert board, "the edit page links no board"
+    return server.url + board.removesuffix("/board")
 
 
 def scroll_y(page: Page) -> int:
@@ -74,3 +81,31 @@ def test_the_lead_after_a_settlement_leaves_the_page_where_it_was(
     tile.dispatch_event("click")
     table.entered()
     assert scroll_y(page) == before
+
+
+def test_the_watch_page_and_the_board_follow_the_table_to_its_rematch(
+    live_server: LiveServer, page_with: Any
+) -> None:
+    scorekeeper = page_with(**PORTRAIT)
+    url = import_game(scorekeeper, live_server.url, record("hand_immediate_win"))
+    open_and_settle(scorekeeper, url)
+    watch_url = watch_link(scorekeeper, live_server)
+    watcher, wall = page_with(**PORTRAIT), page_with(**WALL)
+    open_and_settle(watcher, watch_url)
+    open_and_settle(wall, watch_url + "/board")
+
+    TablePage(scorekeeper).tap(scorekeeper.locator('[data-action="rematch"]'))
+    scorekeeper.wait_for_url(lambda now: now.split("?")[0] != url)
+    rematch = scorekeeper.locator("#table").get_attribute("data-door")
+    assert rematch == "games"
+    new_watch = watch_link(scorekeeper, live_server)
+    assert new_watch != watch_url
+
+    # Both move on by themselves, within 2 s of the rematch's start.
+    watcher.wait_for_url(new_watch, timeout=2000)
+    wall.wait_for_url(new_watch + "/board", timeout=2000)
+    phase = scorekeeper.locator("#table").get_attribute("data-phase") or ""
+    expect(watcher.locator("#table")).to_have_attribute("data-phase", phase)
+    expect(wall.locator("#board")).to_have_attribute("data-phase", phase)
+    for page in (watcher, wall):
+        expect(page.locator("[data-side-score]").first).to_have_text("0")

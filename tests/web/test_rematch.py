@@ -61,12 +61,11 @@ def test_rematch_keeps_seats_and_house_rules_and_draws_lots_for_the_leader(
     app: Flask, client: FlaskClient
 ) -> None:
     # All Fives with 4 players in partnership, an immediate win at 100, spinners not counted.
-    table = import_record(client, record("sim_all_fives_4p_partners_immediate"))
-    old = stored(app, table.key)
-    assert old.game.phase == "over"
-
     leaders = set()
-    for _ in range(12):
+    for _ in range(12):  # a game has one rematch: twelve finished games, one lot each
+        table = import_record(client, record("sim_all_fives_4p_partners_immediate"))
+        old = stored(app, table.key)
+        assert old.game.phase == "over"
         location = rematch(client, table)
         key = key_in(location)
         assert "?" not in location, "chosen by lot: the game opens ready to play"
@@ -92,9 +91,36 @@ def test_rematch_keeps_seats_and_house_rules_and_draws_lots_for_the_leader(
             "Bob & Dee",
         ]
         assert f'data-turn="{leader}"' in page
+        again = stored(app, table.key)
+        assert again.game.events == old.game.events, "the finished game is left as it was"
     assert len(leaders) > 1, "twelve lots all fell on the same player"
-    again = stored(app, table.key)
-    assert again.game.events == old.game.events, "the finished game is left as it was"
+
+
+def test_the_finished_game_leads_every_page_to_its_one_rematch(
+    app: Flask, client: FlaskClient
+) -> None:
+    table = import_record(client, record("hand_immediate_win"))
+    watch = table.watch_url()
+    before = stored(app, table.key).version
+    count = game_count(app)
+
+    location = rematch(client, table)
+    new = stored(app, key_in(location))
+    # A second tap, or another phone's, opens the same rematch: no second game.
+    assert client.post(f"{table.url}/rematch", data={}).status_code == 303
+    assert key_in(client.post(f"{table.url}/rematch").headers["Location"]) == new.row.edit_key
+    assert game_count(app) == count + 1
+    # The finished game changed (so its followers hear of it) and links to the rematch from
+    # each page, behind the same kind of link, without JavaScript.
+    assert stored(app, table.key).version == before + 1
+    edit_page = table.page()
+    assert f'data-rematch="/games/{new.row.edit_key}"' in edit_page
+    assert 'data-action="rematch"' not in edit_page
+    watching = client.get(watch).get_data(as_text=True)
+    assert f'data-rematch="/watch/{new.row.watch_key}"' in watching
+    assert new.row.edit_key not in watching, "a watch link never leads to an edit link"
+    board = client.get(f"{watch}/board").get_data(as_text=True)
+    assert f'data-rematch="/watch/{new.row.watch_key}/board"' in board
 
 
 def test_rematch_of_a_draw_for_lead_game_opens_the_draw(app: Flask, client: FlaskClient) -> None:
@@ -161,12 +187,12 @@ def test_rematch_needs_the_pages_token_and_counts_as_a_new_game(
     assert "expired" in forged.get_data(as_text=True)
     assert game_count(app) == games
 
+    data = press(table.page(), "/rematch", **{"data-action": "rematch"})
     location = rematch(client, table)  # 3 of 3
     assert game_count(app) == games + 1
     assert client.get(location).status_code == 200
 
-    data = press(table.page(), "/rematch", **{"data-action": "rematch"})
-    over = client.post(f"{table.url}/rematch", data=data)
+    over = client.post(f"{table.url}/rematch", data=data)  # the same form sent again
     assert over.status_code == 429
     assert "Too many games were started" in over.get_data(as_text=True)
     assert game_count(app) == games + 1

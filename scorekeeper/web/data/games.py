@@ -697,6 +697,38 @@ def create(
     return _loaded(row, game, EDIT, version)
 
 
+def start_rematch(edit_key: str, events: Sequence[Event]) -> tuple[Loaded, bool]:
+    """The rematch of the finished game behind ``edit_key``: a new game with its setup, its
+    club and ``events`` (its lead), linked from the finished one; or, when one was started
+    already (a second tap, another phone), that one. Returns the rematch and whether it is
+    new. The link counts a change of the finished game, so every page following it (the
+    watchers, the board) hears of it and moves to the rematch."""
+    row = _lock(edit_key)
+    if row.rematch_id is not None:
+        started = db.session.scalars(
+            select(GameRow).where(GameRow.id == row.rematch_id, _IN_USE)
+        ).first()
+        if started is not None:
+            db.session.rollback()
+            found = _replayed(started)
+            return _loaded(started, found.game, EDIT, found.version, found), False
+    with _written():
+        setup = setup_of(row)
+        again = create(setup, events, club_id=row.club_id, commit=False)
+        row.rematch_id = again.row.id
+        row.version = (row.version or 0) + 1
+        row.updated_at = _now()
+    changes.changed(row.id, row.version)
+    return again, True
+
+
+def rematch_of(row: GameRow) -> GameRow | None:
+    """The rematch started from the finished game ``row``, if there is one (not deleted)."""
+    if row.rematch_id is None:
+        return None
+    return db.session.scalars(select(GameRow).where(GameRow.id == row.rematch_id, _IN_USE)).first()
+
+
 # -- deleting a game, for a while ------------------------------------------------------------
 
 

@@ -64,6 +64,11 @@ class GameRow(Base):
     fingerprint: Mapped[str | None] = mapped_column(String(64), default=None)
     """For a game imported into a club: the SHA-256 of its record as stored, so importing the
     same game into the club again (a double tap, a file sent twice) is refused."""
+    rematch_id: Mapped[int | None] = mapped_column(
+        ForeignKey("game.id", ondelete="SET NULL", name="fk_game_rematch"), default=None
+    )
+    """For a finished game: the rematch started from it, which its watch page and board follow
+    (and a second tap on Rematch opens, instead of starting another)."""
 
     events: Mapped[list[EventRow]] = relationship(
         back_populates="game", order_by="EventRow.seq", cascade="all, delete-orphan"

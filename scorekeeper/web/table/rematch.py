@@ -56,8 +56,10 @@ def rematch(key: str) -> Answer:
             players=say_list(players),
             leader=players[leader],
         )
-    again = games.create(setup, events, club_id=loaded.row.club_id)  # a club's stays in it
+    # A club's rematch stays in the club; a second tap (or phone) opens the one started.
+    again, started = games.start_rematch(key, events)
     remember(again.row, EDIT)
-    flash(languages.said(news))
+    if started:
+        flash(languages.said(news))
     # url_for leaves out a value of None: the table opens the draw for the lead only then.
     return redirect(url_for("games.table", key=again.row.edit_key, lead=lead), code=303)

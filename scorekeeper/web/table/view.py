@@ -30,6 +30,7 @@ from scorekeeper.rules.messages import Message
 from scorekeeper.rules.wording import partnership, signed
 from scorekeeper.web import languages
 from scorekeeper.web.bounded import Derived
+from scorekeeper.web.data import games
 from scorekeeper.web.data.loaded import Door, Loaded
 from scorekeeper.web.drawing.charts import has_chart
 from scorekeeper.web.drawing.cribbage import Board
@@ -163,6 +164,9 @@ class TableView:
     """Whether this page answers an entry just stored (its flash is shown without JavaScript)."""
     redo_label: str | None = None
     """What the Redo button brings back ("Bob's 6-4 on W"), None when redo is not offered."""
+    rematch: Door | None = None
+    """The rematch of this finished game, behind the same kind of door, once one is started:
+    the page moves there by itself (static/js/live.js) and links to it."""
 
     @property
     def notice_text(self) -> str | None:
@@ -494,8 +498,18 @@ class TableView:
 def table_view(loaded: Loaded, **kwargs: Any) -> TableView:
     """The table of a stored game, as seen through the door it was reached by."""
     redo = redo_label(loaded) if loaded.door.editable else None
+    rematch = None
+    if loaded.game.phase == "over" and loaded.row.rematch_id is not None:
+        again = games.rematch_of(loaded.row)
+        rematch = None if again is None else Door.of(again, loaded.door_kind)
     return TableView(
-        loaded.door, loaded.game, loaded.seq, loaded.version, redo_label=redo, **kwargs
+        loaded.door,
+        loaded.game,
+        loaded.seq,
+        loaded.version,
+        redo_label=redo,
+        rematch=rematch,
+        **kwargs,
     )
 
 
