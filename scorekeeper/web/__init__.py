@@ -23,7 +23,7 @@ an import that runs back up, from one area into another, or round a circle.
 """
 
 LAYERS = (
-    ("languages", "htmx", "routes", "bounded", "rendered", "forms", "drawing"),
+    ("languages", "htmx", "routes", "bounded", "rendered", "forms", "drawing", "network"),
     ("data",),
     ("table", "sharing", "paper", "clubs"),
     ("site",),

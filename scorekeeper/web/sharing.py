@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 import segno
 from flask import (
@@ -24,7 +25,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.rules import MalformedInput, Tile, parse_tile
-from scorekeeper.web import languages, rendered
+from scorekeeper.web import languages, network, rendered
 from scorekeeper.web.bounded import capacity_setting
 from scorekeeper.web.data import changes, games
 from scorekeeper.web.data.database import db
@@ -63,20 +64,53 @@ class Link:
 
 @dataclass(frozen=True)
 class SharePanel:
-    """The two links of a game, shown on its edit page."""
+    """The two links of a game, shown on its edit page, and what to say of them when the page
+    was opened by an address only this computer can reach (``127.0.0.1``, ``localhost``)."""
 
     watch: Link
     edit: Link
+    only_here: str | None = None
+    """Why the links would work on this computer alone, and what to do, in words; None when
+    the page was opened by an address the phones can reach."""
 
 
 @bp.app_template_global()
 def share_panel(door: Door) -> SharePanel:
-    """The watch and edit links of the game behind the edit ``door``, absolute, with QR codes."""
-    watch = url_for("sharing.watch", key=door.watch_key, _external=True)
-    edit = url_for("games.table", key=door.key, _external=True)
+    """The watch and edit links of the game behind the edit ``door``, absolute, with QR codes.
+
+    A page opened as ``127.0.0.1`` or ``localhost`` would hand out links no phone can open:
+    they then use this computer's address on the local network (the one ``flask serve``
+    printed), when the server listens there, and the panel says so."""
+    base, only_here = request.host_url.rstrip("/"), None
+    asked = urlsplit(request.host_url)
+    if network.is_loopback(asked.hostname or ""):
+        here = network.local_addresses()
+        if network.is_loopback(str(request.environ.get("SERVER_NAME", ""))):
+            only_here = _(
+                "You opened this page by an address only this computer can reach, and the "
+                "server listens on this computer alone: no other phone can open these links. "
+                "Start it with “make run” to let the phones on your network in."
+            )
+        elif here:
+            address = f"{here[0]}:{asked.port}" if asked.port else here[0]
+            base = f"{asked.scheme}://{address}"
+            only_here = _(
+                "You opened this page by an address only this computer can reach: the links "
+                "and codes below use its address on your network instead, which the phones "
+                "at the table open."
+            )
+        else:
+            only_here = _(
+                "You opened this page by an address only this computer can reach: these links "
+                "work on this computer alone. Open it by this computer's address on your "
+                "network (the one “make run” printed) to share the game."
+            )
+    watch = base + url_for("sharing.watch", key=door.watch_key)
+    edit = base + url_for("games.table", key=door.key)
     return SharePanel(
         Link(watch, qr_svg(watch, _("QR code of the watch link"))),
         Link(edit, qr_svg(edit, _("QR code of the edit link"))),
+        only_here,
     )
 
 

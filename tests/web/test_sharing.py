@@ -71,6 +71,43 @@ def test_the_share_panel_shows_both_links_and_folds_the_edit_qr_away(client):
     assert 'data-qr="edit"' in edit_fold and 'data-qr="watch"' not in edit_fold
 
 
+def share_panel(client: FlaskClient, table: Table, host: str, bound: str) -> str:
+    """The share panel of ``table``'s page opened as ``host`` on a server bound to ``bound``."""
+    page = text(
+        client,
+        f"/games/{table.key}",
+        base_url=f"http://{host}",
+        environ_overrides={"SERVER_NAME": bound},
+    )
+    return unescape(page[page.index('id="share"') :])
+
+
+def test_a_page_opened_as_this_computer_shares_its_address_on_the_network(client, monkeypatch):
+    from scorekeeper.web import network
+
+    monkeypatch.setattr(network, "local_addresses", lambda: ["192.168.1.23", "10.0.0.5"])
+    table = new_game(client, ["Ann", "Bob"])
+    watch = watch_url(table)
+    for host in ("127.0.0.1:5000", "localhost:5000"):
+        share = share_panel(client, table, host, "0.0.0.0")
+        assert "use its address on your network instead" in share
+        assert f'value="http://192.168.1.23:5000{watch}"' in share
+        assert f'value="http://192.168.1.23:5000/games/{table.key}"' in share
+        assert host not in share
+    # Served on this computer only (make run HOST=127.0.0.1): no address would work; said so.
+    share = share_panel(client, table, "127.0.0.1:5000", "127.0.0.1")
+    assert "the server listens on this computer alone" in share
+    assert f'value="http://127.0.0.1:5000{watch}"' in share
+    # Opened by the network address, as the phones do: nothing to say.
+    share = share_panel(client, table, "192.168.1.23:5000", "0.0.0.0")
+    assert "data-only-here" not in share
+    assert f'value="http://192.168.1.23:5000{watch}"' in share
+    # No address on any network: the links are this computer's, and the page says so.
+    monkeypatch.setattr(network, "local_addresses", lambda: [])
+    share = share_panel(client, table, "localhost:5000", "0.0.0.0")
+    assert "these links work on this computer alone" in share
+
+
 def test_the_watch_page_shows_the_game_and_offers_no_way_to_change_it(client):
     table = started(client)
     table.play("5-5")

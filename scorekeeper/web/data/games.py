@@ -172,10 +172,11 @@ def _loaded(
 ) -> Loaded:
     """The game as a page behind door ``kind`` gets it (replayed from ``source`` when given);
     behind the edit door with what a redo would bring back (read only while the row says an
-    undo may be redone)."""
+    undo may be redone); with its rematch, read only when the row links one."""
+    rematch = None if row.rematch_id is None else partial(rematch_of, row)
     if kind != EDIT or not row.redoable:
-        return Loaded(row, game, kind, version, replayed=source)
-    return Loaded(row, game, kind, version, partial(redo_events, row), source)
+        return Loaded(row, game, kind, version, replayed=source, read_rematch=rematch)
+    return Loaded(row, game, kind, version, partial(redo_events, row), source, rematch)
 
 
 @dataclass(frozen=True)

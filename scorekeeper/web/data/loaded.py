@@ -79,6 +79,16 @@ class Loaded:
     replayed: Replayed | None = field(default=None, repr=False, compare=False)
     """What the game was replayed from (its stored rows at ``version``): an entry made on
     this game goes on from it, instead of looking the game up a second time."""
+    read_rematch: Callable[[], GameRow | None] | None = field(
+        default=None, repr=False, compare=False
+    )
+    """Reads the rematch started from this finished game (set only when one was)."""
+
+    @cached_property
+    def rematch(self) -> Door | None:
+        """The rematch of this finished game behind the same kind of door, once started."""
+        again = None if self.read_rematch is None else self.read_rematch()
+        return None if again is None else Door.of(again, self.door_kind)
 
     @cached_property
     def redo(self) -> Sequence[Event]:

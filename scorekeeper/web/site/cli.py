@@ -5,9 +5,7 @@
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import os
-import socket
 import sqlite3
 import sys
 import tempfile
@@ -23,6 +21,7 @@ from sqlalchemy import select
 from scorekeeper.web.data import clubs, games
 from scorekeeper.web.data.database import db
 from scorekeeper.web.data.models import ClubRow
+from scorekeeper.web.network import local_addresses
 from scorekeeper.web.site.replay_cli import replay_command
 
 STATUS = {"lead": "choosing the leader", "play": "in play", "settle": "settling", "over": "over"}
@@ -151,31 +150,6 @@ class TableServer(BaseApplication):
     def load(self) -> Callable[..., Iterable[bytes]]:
         """The app to serve (a WSGI application)."""
         return self.application
-
-
-def local_addresses() -> list[str]:
-    """This machine's IPv4 addresses on the local network (the home Wi-Fi), best guess first.
-
-    Asks the system which address it would send from (a UDP socket sends nothing when it
-    connects), then the addresses of the host name; loopback and link-local are left out.
-    """
-    found: list[str] = []
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("10.255.255.255", 1))
-        found.append(probe.getsockname()[0])
-    except OSError:
-        pass
-    finally:
-        probe.close()
-    with contextlib.suppress(OSError):
-        found += socket.gethostbyname_ex(socket.gethostname())[2]
-    usable = []
-    for address in found:
-        ip = ipaddress.ip_address(address)
-        if not (ip.is_loopback or ip.is_link_local or ip.is_unspecified) and address not in usable:
-            usable.append(address)
-    return usable
 
 
 def announce(host: str, port: int, show_qr: bool) -> None:

@@ -30,7 +30,6 @@ from scorekeeper.rules.messages import Message
 from scorekeeper.rules.wording import partnership, signed
 from scorekeeper.web import languages
 from scorekeeper.web.bounded import Derived
-from scorekeeper.web.data import games
 from scorekeeper.web.data.loaded import Door, Loaded
 from scorekeeper.web.drawing.charts import has_chart
 from scorekeeper.web.drawing.cribbage import Board
@@ -498,10 +497,7 @@ class TableView:
 def table_view(loaded: Loaded, **kwargs: Any) -> TableView:
     """The table of a stored game, as seen through the door it was reached by."""
     redo = redo_label(loaded) if loaded.door.editable else None
-    rematch = None
-    if loaded.game.phase == "over" and loaded.row.rematch_id is not None:
-        again = games.rematch_of(loaded.row)
-        rematch = None if again is None else Door.of(again, loaded.door_kind)
+    rematch = loaded.rematch if loaded.game.phase == "over" else None
     return TableView(
         loaded.door,
         loaded.game,
