@@ -181,3 +181,44 @@ def test_focus_is_visible_on_every_control(
         phone.keyboard.press("Shift+Tab")
         check_focus(phone)
     assert len(reached) >= min(controls, 10)
+
+
+def test_a_hand_from_the_keyboard_takes_three_keys_a_placement_at_most(
+    live_server: LiveServer, desktop: Page
+) -> None:
+    """After each entry the focus is where the next one starts; a tile is its two numbers
+    typed, an end its letter, a draw D: never more than three keys a placement."""
+    page = desktop
+    page.goto(live_server.url + "/games/new")
+    fill_new_game(page)
+    before = seq(page)
+    tab_to(page, 'button[data-leader="0"]')
+    page.keyboard.press("Enter")
+    wait_for_entry(page, before)
+    for tile, end in HAND:
+        before = seq(page)
+        if tile == "draw":
+            page.keyboard.press("d")
+            pressed = 1
+        else:
+            page.keyboard.press(tile[0])
+            page.keyboard.press(tile[2])
+            pressed = 2
+            if end is not None:
+                page.wait_for_selector(".choose-end .end-button")
+                page.keyboard.press(end.lower())
+                pressed += 1
+        assert pressed <= 3
+        wait_for_entry(page, before)
+        # The focus is on the table's next control, never lost to the page.
+        focused = page.evaluate("() => document.activeElement.closest('#table') !== null")
+        assert focused, "after an entry the focus fell out of the table"
+        check_focus(page)
+    expect(page.locator("#table")).to_have_attribute("data-phase", "settle")
+    # The settlement's first field has the focus: the held tiles typed, then Enter.
+    expect(page.locator('input[name="held-1"]')).to_be_focused()
+    before = seq(page)
+    page.keyboard.type("3-2 6-6")
+    page.keyboard.press("Enter")
+    wait_for_entry(page, before)
+    expect(page.locator(".winner-banner h2")).to_have_text("Ann wins!")
