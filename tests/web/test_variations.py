@@ -55,6 +55,7 @@ def test_switching_to_fives_offers_61_and_switching_back_the_presets_points(clie
     again = form_for(body, "/games/new")
     assert again.values["target"] == "61" and again.values["player1"] == "Ann"
     assert "61 is the usual" in body
+    assert '<details class="house-rules" open>' in body, "the fold with the switch stays open"
     back = again.data(units="points", units_switched="1")
     points = form_for(client.post("/games/new", data=back).get_data(as_text=True), "/games/new")
     assert points.values["target"] == "250"
