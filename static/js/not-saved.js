@@ -95,10 +95,17 @@
     return (table && table.querySelector(selector)) || document.querySelector(selector);
   }
 
-  /* Where the notice goes: just before the form the entry came from, or the form of the same
-     address in a table swapped in since, else at the top of the table or in the alerts. */
+  /* Where the notice goes: on the play screen, in its news, the place above the picture that
+     the picture gives room to (so the tray and Draw / Undo stay where the thumb is); else just
+     before the form the entry came from, or the form of the same address in a table swapped
+     in since, else at the top of the table or in the alerts. */
   function place(box, form) {
     const table = document.querySelector(TABLE);
+    const news = table && table.querySelector(".screen--fit > .news");
+    if (news) {
+      news.append(box);
+      return;
+    }
     let anchor = form && form.isConnected ? form : null;
     if (!anchor && pending) {
       anchor = formFor(pending.path);
@@ -125,7 +132,12 @@
     const button = box.querySelector("[data-send-again]");
     button.disabled = false;
     button.textContent = said("wordsSendAgain", {});
-    if (!box.isConnected || (form && form.isConnected && box.nextElementSibling !== form)) {
+    const table = document.querySelector(TABLE);
+    const news = table && table.querySelector(".screen--fit > .news");
+    const misplaced = news
+      ? box.parentElement !== news
+      : form && form.isConnected && box.nextElementSibling !== form;
+    if (!box.isConnected || misplaced) {
       place(box, form);
     }
     if (reveal) {
