@@ -5,7 +5,8 @@
    answered with a server error (5xx), the page says so beside the form, "Not saved", with a
    "Send again" button that sends the same fields again. Sending twice is safe: the version was
    taken from the table the entry was made on, so if the first one did arrive the server
-   refuses the second as stale (409) and shows the table as it is.
+   refuses the second as stale (409) and shows the table as it is. While one waits, the
+   table sends no other entry: a tap brings the notice back instead.
 
    The new-game form is looked after the same way (its htmx POSTs aim at #new-game): "Start the
    game" pressed while the server cannot be reached says so, and "Send again" sends the names
@@ -164,12 +165,17 @@
     // sees an entry on its way; the values sent are the ones that failed, version included.
     const source =
       formFor(pending.path) || document.querySelector(pending.target) || document.body;
-    window.htmx.ajax("POST", pending.path, {
-      source,
-      target: pending.target,
-      swap: "outerHTML",
-      values: pending.values,
-    });
+    resending = true;
+    try {
+      window.htmx.ajax("POST", pending.path, {
+        source,
+        target: pending.target,
+        swap: "outerHTML",
+        values: pending.values,
+      });
+    } finally {
+      resending = false;
+    }
   }
 
   function failed(detail, reason) {
@@ -179,6 +185,24 @@
     const form = detail.elt && detail.elt.closest ? detail.elt.closest("form") : null;
     show(form, true);
   }
+
+  /* While an entry waits to be sent again, no other entry of the table goes: it was made on
+     the same table, so it would either take the waiting one's place (which would then never
+     be sent) or be refused as stale once the waiting one is. The tap brings the notice back
+     into view instead, and its button has the focus. Sending again is the way on. */
+  let resending = false;
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const config = event.detail.requestConfig;
+    if (!pending || resending || !isEntry(config) || startsGame(config)) {
+      return;
+    }
+    event.preventDefault();
+    show(null, true);
+    const button = notice() && notice().querySelector("[data-send-again]");
+    if (button) {
+      button.focus({ preventScroll: true });
+    }
+  });
 
   document.addEventListener("htmx:configRequest", (event) => {
     if (isEntry(event.detail) && !event.detail.timeout) {

@@ -156,6 +156,37 @@ def test_an_entry_that_cannot_reach_the_server_is_shown_and_sent_again(
     assert stored_seq(phone, url) == table.seq
 
 
+def test_a_second_tap_while_an_entry_is_not_saved_never_drops_the_first(
+    live_server: LiveServer, phone: Page
+) -> None:
+    url = lead_position(live_server)
+    phone.goto(url)
+    table = TablePage(phone)
+    sent: list[str] = []
+
+    def unreachable(route: Route) -> None:
+        sent.append(route.request.post_data or "")
+        route.abort()
+
+    phone.route("**/play", unreachable)
+    table.tap(table.tile("6-6"))
+    notice = phone.locator("[data-not-saved]")
+    expect(notice).to_contain_text(NOT_REACHED)
+    table.tap(table.tile("5-5"))  # the table is still there: a second lead, tapped offline
+    send_again = notice.get_by_role("button", name="Send again")
+    expect(send_again).to_be_focused()
+    assert len(sent) == 1, "the second tap sent nothing while the first waits"
+    expect(notice).to_have_count(1)
+
+    phone.unroute("**/play")
+    table.tap(send_again)
+    table.entered()
+    expect(notice).to_have_count(0)
+    expect(phone.locator('.table-picture [data-tile="6-6"]')).to_have_count(1)
+    expect(phone.locator('.table-picture [data-tile="5-5"]')).to_have_count(0)
+    assert stored_seq(phone, url) == table.seq
+
+
 def test_an_entry_that_arrived_but_whose_answer_was_lost_is_not_entered_twice(
     live_server: LiveServer, phone: Page
 ) -> None:
