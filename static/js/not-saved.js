@@ -237,10 +237,24 @@
     }
   });
 
+  /* Whether the table shows the waiting entry as stored: a play whose answer was lost on the
+     way back, its tile now on the table of a newer version (brought by the live view). */
+  function storedAfterAll(table) {
+    const tile = pending && pending.values.tile;
+    if (!table || !tile || pending.target !== TABLE) {
+      return false;
+    }
+    const newer = Number(table.dataset.version) > Number(pending.values.version);
+    return newer && table.querySelector(`.table-picture [data-tile="${CSS.escape(tile)}"]`) !== null;
+  }
+
   /* A table swapped in by anything else (another phone's entry seen by the live view) keeps
-     the notice, beside the same form if the new table has it. */
+     the notice, beside the same form if the new table has it; unless it shows the entry
+     stored after all: then there is nothing left to send. */
   document.addEventListener("htmx:afterSwap", () => {
-    if (pending && !notice()) {
+    if (storedAfterAll(document.querySelector(TABLE))) {
+      clear();
+    } else if (pending && !notice()) {
       show(null, false);
     }
   });
