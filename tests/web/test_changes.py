@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 
 import pytest
@@ -200,24 +200,33 @@ def test_a_change_written_by_another_process_reaches_this_ones_streams(
         db.engine.dispose()
 
 
-def test_a_write_on_postgresql_notifies_in_its_own_transaction(
-    app: Flask, client: FlaskClient
-) -> None:
-    if not OTHER_DATABASE:
-        pytest.skip("NOTIFY is PostgreSQL's")
-    table = started(client)
+def notes_heard(app: Flask, count: int, changing: Callable[[], object]) -> list[str]:
+    """The payloads of the first ``count`` notifications on the changes channel while
+    ``changing()`` runs, heard on a connection of its own (PostgreSQL)."""
     with app.app_context():
         connection = db.engine.raw_connection()
         try:
             cursor = connection.cursor()
             cursor.execute(f"LISTEN {changes.CHANNEL}")
             connection.commit()
-            table.play("5-5")
+            changing()
             cursor.execute("SELECT 1")
-            notes = list(islice(connection.driver_connection.notifies(timeout=2), 1))
+            driver = connection.driver_connection
+            assert driver is not None
+            notes = islice(driver.notifies(timeout=2), count)
+            return [note.payload for note in notes]
         finally:
             connection.close()
-    assert notes and notes[0].payload.endswith(f":{page_version(table.page())}")
+
+
+def test_a_write_on_postgresql_notifies_in_its_own_transaction(
+    app: Flask, client: FlaskClient
+) -> None:
+    if not OTHER_DATABASE:
+        pytest.skip("NOTIFY is PostgreSQL's")
+    table = started(client)
+    notes = notes_heard(app, 1, lambda: table.play("5-5"))
+    assert notes and notes[0].endswith(f":{page_version(table.page())}")
 
 
 def test_postgresql_tells_of_an_undo_and_a_deletion_from_the_game_row(
@@ -228,20 +237,15 @@ def test_postgresql_tells_of_an_undo_and_a_deletion_from_the_game_row(
         pytest.skip("NOTIFY is PostgreSQL's")
     table = started(client)
     table.play("5-5")
-    with app.app_context():
-        connection = db.engine.raw_connection()
-        try:
-            cursor = connection.cursor()
-            cursor.execute(f"LISTEN {changes.CHANNEL}")
-            connection.commit()
-            assert table.post("undo", {}).status_code in (200, 303)
-            undone = page_version(table.page())
-            assert client.post(f"/games/{table.key}/delete").status_code in (200, 303)
-            cursor.execute("SELECT 1")
-            notes = list(islice(connection.driver_connection.notifies(timeout=2), 2))
-        finally:
-            connection.close()
-    assert [note.payload.partition(":")[2] for note in notes] == [str(undone), "-1"]
+    undone: list[int] = []
+
+    def undo_then_delete() -> None:
+        assert table.post("undo", {}).status_code in (200, 303)
+        undone.append(page_version(table.page()))
+        assert client.post(f"/games/{table.key}/delete").status_code in (200, 303)
+
+    notes = notes_heard(app, 2, undo_then_delete)
+    assert [note.partition(":")[2] for note in notes] == [str(undone[0]), "-1"]
 
 
 def test_the_edit_and_watch_pages_name_their_stream(pushing: Flask, client: FlaskClient) -> None:
