@@ -8,7 +8,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.browser.browsing import GAME_URL, TablePage, tap
-from tests.support.chromium import LANDSCAPE, PORTRAIT
+from tests.support.chromium import LANDSCAPE, PORTRAIT, WALL, open_and_settle
 from tests.support.server import LiveServer
 
 
@@ -66,3 +66,22 @@ def test_a_game_in_fives_shows_its_pegs_on_a_board_that_fits_a_phone(
     wide.locator("#cribbage").scroll_into_view_if_needed()
     box = fits(wide)
     assert box["right"] <= box["view"] and box["page"] <= box["view"], box
+
+
+def test_the_wall_board_of_a_game_in_fives_shows_its_pegs_on_the_screen(
+    live_server: LiveServer, page_with: Any
+) -> None:
+    page = page_with(**PORTRAIT)
+    table = start_in_fives(page, live_server.url)
+    leader = page.locator(".seat[aria-current='true']").first.get_attribute("data-seat")
+    name = "Ann" if leader == "0" else "Bob"
+    table.play("5-5")
+    board = page.locator('a[href^="/watch/"][href$="/board"]').first.get_attribute("href")
+    assert board
+    wall = page_with(**WALL)
+    open_and_settle(wall, live_server.url + board)
+    pegs = wall.locator(".board-pegs .cribbage-board")
+    expect(pegs).to_be_in_viewport(ratio=1)  # the whole board, without scrolling
+    front = wall.locator(f'.board-pegs [data-peg="front"][data-side="{name}"]')
+    expect(front).to_have_attribute("data-hole", "2")
+    expect(wall.locator(".board-layout .table-picture__svg")).to_be_in_viewport(ratio=1)
