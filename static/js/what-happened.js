@@ -72,10 +72,15 @@
     if (shown && event.target === shown) arrived(shown);
   });
 
-  // Faded out: back to hidden, ready for the next entry.
+  // Faded out (the flash, or on the play screen the count line lit in its place): back to
+  // hidden, ready for the next entry.
   document.addEventListener("animationend", function (event) {
-    const note = event.target;
-    if (note instanceof Element && note.classList.contains(SHOW)) note.classList.remove(SHOW);
+    const done = event.target;
+    if (!(done instanceof Element)) return;
+    const note = done.classList.contains("count-line")
+      ? document.querySelector("#table ." + SHOW)
+      : done;
+    if (note && note.classList.contains(SHOW)) note.classList.remove(SHOW);
   });
 
   const first = table();

@@ -197,9 +197,9 @@ def tap_unfitting_tile(page: Page, game: Game | None) -> None:
 
 
 def play_one_end_tile(page: Page, game: Game | None) -> None:
-    """Play a tile that fits one end: the flash by the scoreboard shows what it scored."""
+    """Play a tile that fits one end: the count line lights up with what it scored."""
     tile_button(page, tiles_fitting(game, 1)[0]).click()
-    page.wait_for_selector(".last-score--show")
+    page.wait_for_selector(".last-score--show", state="attached")
 
 
 def play_last_tile(page: Page, game: Game | None) -> None:

@@ -53,7 +53,13 @@ def settle_in_view(page: Page) -> None:
         page.wait_for_timeout(50)
 
 
-def test_a_scoring_play_flashes_by_the_scoreboard_and_nothing_moves(
+def lit(line: Locator) -> bool:
+    """Whether the count line is lit (its background is not transparent)."""
+    background = line.evaluate("e => getComputedStyle(e).backgroundColor")
+    return background not in ("rgba(0, 0, 0, 0)", "transparent")
+
+
+def test_a_scoring_play_lights_the_count_line_and_nothing_moves_or_hides(
     live_server: LiveServer, phone: Page
 ) -> None:
     phone.set_viewport_size(PORTRAIT)
@@ -62,30 +68,36 @@ def test_a_scoring_play_flashes_by_the_scoreboard_and_nothing_moves(
     phone.goto(seed_game(live_server, setup, [NewHand(0), Play(0, tile(6, 4))]))
     table = TablePage(phone)
     flash = phone.locator("[data-last-score]")
+    line = phone.locator(".count-line")
     expect(flash).not_to_be_visible()
+    status = box(phone.locator(".status"))
 
     table.play("6-1")
 
+    # What it scored is said where the count is (the status line stays in sight, nothing
+    # lies over it), and read out.
     expect(flash).to_have_class(SHOWN)
-    expect(flash).to_be_visible()
-    expect(flash).to_have_text("+5 Bob")
     expect(flash).to_have_attribute("data-last-score", "+5 Bob")
-    flashed = box(flash)
-    assert flashed["y"] >= 0 and flashed["y"] + flashed["height"] <= PORTRAIT["height"]
-    assert flashed["x"] >= 0 and flashed["x"] + flashed["width"] <= PORTRAIT["width"]
-    assert float(flash.evaluate("e => getComputedStyle(e).opacity")) > 0.9
+    expect(flash).not_to_be_visible()
+    expect(line).to_contain_text("Bob +5")
+    assert lit(line), "the count line lights up"
+    covering = phone.evaluate(
+        """([x, y]) => document.elementFromPoint(x, y).closest('.status') !== null""",
+        [status["x"] + status["width"] / 2, status["y"] + status["height"] / 2],
+    )
+    assert covering, "something lies over the status line"
     expect(phone.locator("#score-news")).to_have_text("Bob's 6-1 on W: +5 Bob")
     while_shown = boxes(phone)
 
-    # It fades within a few seconds, and then nothing below it has moved.
+    # It goes within a few seconds, and then nothing has moved.
     expect(flash).not_to_have_class(SHOWN, timeout=6000)
-    expect(flash).not_to_be_visible()
+    assert not lit(line)
     assert boxes(phone) == while_shown
 
-    # A draw scores nothing: no flash, and the live region is emptied.
+    # A draw scores nothing: nothing lit, and the live region is emptied.
     table.draw()
-    expect(flash).not_to_be_visible()
     expect(flash).to_have_attribute("data-last-score", "")
+    assert not lit(phone.locator(".count-line"))
     expect(phone.locator("#score-news")).to_have_text("")
 
 
@@ -98,11 +110,13 @@ def test_the_flash_does_not_fade_with_reduced_motion(live_server: LiveServer, ph
     table.play("5-5")
 
     flash = phone.locator("[data-last-score]")
-    expect(flash).to_have_text("+10 Ann")
-    expect(flash).to_be_visible()
-    timing = flash.evaluate("e => getComputedStyle(e).animationTimingFunction")
+    expect(flash).to_have_attribute("data-last-score", "+10 Ann")
+    line = phone.locator(".count-line")
+    assert lit(line)
+    timing = line.evaluate("e => getComputedStyle(e).animationTimingFunction")
     assert timing in ("step-end", "steps(1)"), "it stays still, then goes"
-    expect(flash).not_to_be_visible(timeout=6000)
+    expect(flash).not_to_have_class(SHOWN, timeout=6000)
+    assert not lit(line)
 
 
 @pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "no-js"])
