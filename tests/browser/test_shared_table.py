@@ -4,6 +4,7 @@ they were doing, the board on the wall, and the share panel's QR code scans."""
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 import zxingcpp
@@ -12,6 +13,7 @@ from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import NewHand, Play, Setup, tile
 from tests.browser.browsing import TablePage, import_game, record, seed_game
+from tests.support.chromium import LANDSCAPE, PORTRAIT, open_and_settle
 from tests.support.server import LiveServer
 
 LIVE_WITHIN_MS = 2000
@@ -106,6 +108,41 @@ def test_each_new_table_is_pushed_to_the_watch_page_which_asks_for_nothing(
     expect(second_phone.locator('[data-side-score="Bob"]')).to_have_text("10")
     expect(second_phone.locator("#live-cue")).to_have_text("Updated")
     assert asked == []
+
+
+@pytest.mark.parametrize("screen", ["portrait", "landscape"])
+def test_the_updated_cue_covers_nothing_by_the_thumb_and_moves_nothing(
+    live_server: LiveServer, phone: Page, page_with: Any, screen: str
+) -> None:
+    url = started(live_server)
+    phone.goto(url)
+    first = TablePage(phone)
+    second_phone = page_with(**(PORTRAIT if screen == "portrait" else LANDSCAPE))
+    open_and_settle(second_phone, url)
+    second = TablePage(second_phone)
+    thumb = [second.action("undo"), second.tile("6-6"), second.tile("0-0")]
+    before = [place.bounding_box() for place in thumb]
+
+    first.draw()  # the game changes under the second phone
+    expect(second.table).to_have_attribute("data-seq", str(first.seq), timeout=LIVE_WITHIN_MS)
+    cue = second_phone.locator("#live-cue.live-cue--on")
+    expect(cue).to_be_visible()
+    for place, was in zip(thumb, before, strict=True):
+        now = place.bounding_box()
+        assert now and was and abs(now["y"] - was["y"]) <= 4, (was, now)
+    # It lies over nothing the table needs: the tray, Draw / Undo, whose turn it is.
+    shown = cue.bounding_box()
+    assert shown
+    for needed in (".picker", ".actions", ".status"):
+        box = second_phone.locator(needed).bounding_box()
+        assert box
+        apart = (
+            shown["x"] + shown["width"] <= box["x"]
+            or shown["x"] >= box["x"] + box["width"]
+            or shown["y"] + shown["height"] <= box["y"]
+            or shown["y"] >= box["y"] + box["height"]
+        )
+        assert apart, f"the cue lies over {needed}: {shown} {box}"
 
 
 @pytest.mark.alone
