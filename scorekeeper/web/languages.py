@@ -45,6 +45,7 @@ from flask import (
     request,
     url_for,
 )
+from flask.ctx import _AppCtxGlobals
 from flask.globals import _cv_app, _cv_request
 from flask_babel import Babel, LazyString, force_locale
 from markupsafe import escape
@@ -92,11 +93,22 @@ def select_language() -> str:
     return language_of(request.accept_languages)
 
 
+def _request_g() -> _AppCtxGlobals | None:
+    """This request's ``g``, or None outside a request (a command, the app starting).
+
+    Read from the context variables behind ``has_request_context`` and ``g``, not through
+    their proxies: every word of a page asks, and through the proxies finding the reader
+    again for each of them was a twentieth of an entry's whole answer."""
+    if _cv_request.get(None) is None:
+        return None
+    return _cv_app.get().g
+
+
 def current() -> str:
     """The code of the language this page is said in (English outside a request)."""
-    if _cv_request.get(None) is None:
+    space = _request_g()
+    if space is None:
         return DEFAULT
-    space = _cv_app.get().g
     code: str | None = space.get("_language")
     if code is None:
         # The same choice Flask-Babel makes with select_language, without parsing a Locale
@@ -156,12 +168,9 @@ def _reader() -> _Reader:
     A page says hundreds of words; Flask-Babel looks the catalog up again for each, through
     several context lookups, which made a long game's log three times slower to render.
     """
-    # The context variables behind ``has_request_context`` and ``g``, read directly: through
-    # their proxies, finding the reader again for each of a page's words was a twentieth of
-    # an entry's whole answer.
-    if _cv_request.get(None) is None:  # a command, or the app starting: the record's English
+    space = _request_g()
+    if space is None:  # a command, or the app starting: the record's English
         return _ENGLISH
-    space = _cv_app.get().g
     reader: _Reader | None = space.get("_reader")
     if reader is None:
         code = current()

@@ -84,14 +84,13 @@ def share_panel(door: Door) -> SharePanel:
     base, only_here = request.host_url.rstrip("/"), None
     asked = urlsplit(request.host_url)
     if network.is_loopback(asked.hostname or ""):
-        here = network.local_addresses()
         if network.is_loopback(str(request.environ.get("SERVER_NAME", ""))):
             only_here = _(
                 "You opened this page by an address only this computer can reach, and the "
                 "server listens on this computer alone: no other phone can open these links. "
                 "Start it with “make run” to let the phones on your network in."
             )
-        elif here:
+        elif here := network.local_addresses():  # asked only when the server listens there
             address = f"{here[0]}:{asked.port}" if asked.port else here[0]
             base = f"{asked.scheme}://{address}"
             only_here = _(

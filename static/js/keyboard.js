@@ -61,8 +61,7 @@
   function press(button, event) {
     event.preventDefault();
     button.focus({ preventScroll: true });
-    entryByKeyboard = true;
-    button.click();
+    button.click(); // an entry by keyboard: this keydown set byKeyboard
   }
 
   document.addEventListener("keydown", function (event) {

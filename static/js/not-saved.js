@@ -100,9 +100,14 @@
      the picture gives room to (so the tray and Draw / Undo stay where the thumb is); else just
      before the form the entry came from, or the form of the same address in a table swapped
      in since, else at the top of the table or in the alerts. */
+  function playNews() {
+    const table = document.querySelector(TABLE);
+    return table && table.querySelector(".screen--fit > .news");
+  }
+
   function place(box, form) {
     const table = document.querySelector(TABLE);
-    const news = table && table.querySelector(".screen--fit > .news");
+    const news = playNews();
     if (news) {
       news.append(box);
       return;
@@ -133,8 +138,7 @@
     const button = box.querySelector("[data-send-again]");
     button.disabled = false;
     button.textContent = said("wordsSendAgain", {});
-    const table = document.querySelector(TABLE);
-    const news = table && table.querySelector(".screen--fit > .news");
+    const news = playNews();
     const misplaced = news
       ? box.parentElement !== news
       : form && form.isConnected && box.nextElementSibling !== form;

@@ -705,14 +705,11 @@ def start_rematch(edit_key: str, events: Sequence[Event]) -> tuple[Loaded, bool]
     new. The link counts a change of the finished game, so every page following it (the
     watchers, the board) hears of it and moves to the rematch."""
     row = _lock(edit_key)
-    if row.rematch_id is not None:
-        started = db.session.scalars(
-            select(GameRow).where(GameRow.id == row.rematch_id, _IN_USE)
-        ).first()
-        if started is not None:
-            db.session.rollback()
-            found = _replayed(started)
-            return _loaded(started, found.game, EDIT, found.version, found), False
+    started = rematch_of(row)
+    if started is not None:
+        db.session.rollback()
+        found = _replayed(started)
+        return _loaded(started, found.game, EDIT, found.version, found), False
     with _written():
         setup = setup_of(row)
         again = create(setup, events, club_id=row.club_id, commit=False)

@@ -341,8 +341,8 @@ def _hand_marks(starts: tuple[int, ...], language: str) -> tuple[tuple[int, str]
 
 
 DRAWN_KEPT = 256
-"""How many drawn score charts are kept (one per state of a game, language and page; 2-25 KB
-each, so at most about 6 MB)."""
+"""How many drawn score charts are kept (one per score line, language and page; 2-25 KB each,
+so at most about 6 MB)."""
 
 _DRAWN: Derived[Game | Hand, Markup] = Derived(DRAWN_KEPT)
 """Score charts drawn as SVG, by what they show (the game's last finished hand, which later
