@@ -408,6 +408,11 @@ def seed_game(server: LiveServer, setup: Setup, events: Sequence[Event] = ()) ->
         return f"{server.url}/games/{loaded.row.edit_key}"
 
 
+def watch_link(page: Page) -> str:
+    """The watch link the edit page's share panel shows."""
+    return page.locator("#watch-link").input_value()
+
+
 def start_game(
     page: Page,
     base: str,

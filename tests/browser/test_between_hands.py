@@ -14,7 +14,7 @@ from scorekeeper.rules import Setup
 from scorekeeper.rules.events import Event, Play, Settle
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.simulate import play_game
-from tests.browser.browsing import TablePage, import_game, record, seed_game
+from tests.browser.browsing import TablePage, import_game, record, seed_game, watch_link
 from tests.support.chromium import LANDSCAPE, PORTRAIT, WALL, open_and_settle
 from tests.support.server import LiveServer
 
@@ -36,13 +36,6 @@ def domino_then_lead() -> tuple[Setup, list[Event], Play, Settle, Play]:
         assert isinstance(last, Play) and isinstance(settle, Settle)
         return setup, list(events[: settled - 1]), last, settle, lead
     raise AssertionError("no simulated hand 1 ends in a domino")
-
-
-def watch_link(page: Page, server: LiveServer) -> str:
-    """The watch link of the game an edit page shows (from its share panel's board link)."""
-    board = page.locator('a[href^="/watch/"][href$="/board"]').first.get_attribute("href")
-    assert board, "the edit page links no board"
-    return server.url + board.removesuffix("/board")
 
 
 def scroll_y(page: Page) -> int:
@@ -89,7 +82,7 @@ def test_the_watch_page_and_the_board_follow_the_table_to_its_rematch(
     scorekeeper = page_with(**PORTRAIT)
     url = import_game(scorekeeper, live_server.url, record("hand_immediate_win"))
     open_and_settle(scorekeeper, url)
-    watch_url = watch_link(scorekeeper, live_server)
+    watch_url = watch_link(scorekeeper)
     watcher, wall = page_with(**PORTRAIT), page_with(**WALL)
     open_and_settle(watcher, watch_url)
     open_and_settle(wall, watch_url + "/board")
@@ -98,7 +91,7 @@ def test_the_watch_page_and_the_board_follow_the_table_to_its_rematch(
     scorekeeper.wait_for_url(lambda now: now.split("?")[0] != url)
     rematch = scorekeeper.locator("#table").get_attribute("data-door")
     assert rematch == "games"
-    new_watch = watch_link(scorekeeper, live_server)
+    new_watch = watch_link(scorekeeper)
     assert new_watch != watch_url
 
     # Both move on by themselves, within 2 s of the rematch's start.

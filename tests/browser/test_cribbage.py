@@ -7,7 +7,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.browsing import GAME_URL, TablePage, tap
+from tests.browser.browsing import GAME_URL, TablePage, tap, watch_link
 from tests.support.chromium import LANDSCAPE, PORTRAIT, WALL, open_and_settle
 from tests.support.server import LiveServer
 
@@ -76,10 +76,8 @@ def test_the_wall_board_of_a_game_in_fives_shows_its_pegs_on_the_screen(
     leader = page.locator(".seat[aria-current='true']").first.get_attribute("data-seat")
     name = "Ann" if leader == "0" else "Bob"
     table.play("5-5")
-    board = page.locator('a[href^="/watch/"][href$="/board"]').first.get_attribute("href")
-    assert board
     wall = page_with(**WALL)
-    open_and_settle(wall, live_server.url + board)
+    open_and_settle(wall, watch_link(page) + "/board")
     pegs = wall.locator(".board-pegs .cribbage-board")
     expect(pegs).to_be_in_viewport(ratio=1)  # the whole board, without scrolling
     front = wall.locator(f'.board-pegs [data-peg="front"][data-side="{name}"]')

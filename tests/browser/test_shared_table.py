@@ -12,7 +12,7 @@ from PIL import Image
 from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import NewHand, Play, Setup, tile
-from tests.browser.browsing import TablePage, import_game, record, seed_game
+from tests.browser.browsing import TablePage, import_game, record, seed_game, watch_link
 from tests.support.chromium import LANDSCAPE, PORTRAIT, open_and_settle
 from tests.support.server import LiveServer
 
@@ -24,11 +24,6 @@ def started(server: LiveServer) -> str:
     """A two-player game with Ann's lead 5-5 on the table (Bob to play); its edit URL."""
     setup = Setup.create(["Ann", "Bob"], "all-fives")
     return seed_game(server, setup, [NewHand(0), Play(0, tile(5, 5))])
-
-
-def watch_link(page: Page) -> str:
-    """The watch link the edit page's share panel shows."""
-    return page.locator("#watch-link").input_value()
 
 
 @pytest.mark.alone
