@@ -96,13 +96,13 @@
     return (table && table.querySelector(selector)) || document.querySelector(selector);
   }
 
-  /* Where the notice goes: on the play screen, in its news, the place above the picture that
-     the picture gives room to (so the tray and Draw / Undo stay where the thumb is); else just
+  /* Where the notice goes: on a hand's screen, in its news, the top of the stage that the
+     picture gives room to (so the tray and Draw / Undo stay where the thumb is); else just
      before the form the entry came from, or the form of the same address in a table swapped
      in since, else at the top of the table or in the alerts. */
   function playNews() {
     const table = document.querySelector(TABLE);
-    return table && table.querySelector(".screen--fit > .news");
+    return table && table.querySelector(".screen--fit > .stage > .news");
   }
 
   function place(box, form) {

@@ -51,10 +51,13 @@
     const note = shown.querySelector("[data-bring-into-view]");
     const news = note && document.getElementById(note.dataset.bringIntoView);
     if (!news) return;
-    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
-    // On the next frame: after live.js has put the reader's scroll position back.
+    // On the next frame: after live.js has put the reader's scroll position back. Only what
+    // is out of sight is brought in, the shortest way, and at once: a page never moves under
+    // a finger that is already on what it needs.
     requestAnimationFrame(function () {
-      news.scrollIntoView({ block: "start", behavior: still ? "auto" : "smooth" });
+      const box = news.getBoundingClientRect();
+      if (box.top >= 0 && box.bottom <= window.innerHeight) return;
+      news.scrollIntoView({ block: "nearest" });
     });
   }
 
@@ -72,14 +75,13 @@
     if (shown && event.target === shown) arrived(shown);
   });
 
-  // Faded out (the flash, or on the play screen the count line lit in its place): back to
-  // hidden, ready for the next entry.
+  // Faded out (the flash, or on a hand's screen the count line or the settled hand lit in its
+  // place): back to hidden, ready for the next entry.
   document.addEventListener("animationend", function (event) {
     const done = event.target;
     if (!(done instanceof Element)) return;
-    const note = done.classList.contains("count-line")
-      ? document.querySelector("#table ." + SHOW)
-      : done;
+    const lit = done.classList.contains("count-line") || done.classList.contains("settlement");
+    const note = lit ? document.querySelector("#table ." + SHOW) : done;
     if (note && note.classList.contains(SHOW)) note.classList.remove(SHOW);
   });
 

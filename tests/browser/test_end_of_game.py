@@ -194,7 +194,10 @@ def test_a_phone_following_the_game_sees_the_flash_and_the_settlement(
     watcher.entered()
     flash = second_phone.locator("[data-last-score]")
     expect(flash).to_have_text("+10 Ann")
-    expect(flash).to_be_visible()
+    # The hand's screen came into view, its count line lit in the flash's place.
+    line = second_phone.locator(".count-line")
+    expect_in_view(second_phone, line)
+    assert lit(line)
     expect(second_phone.locator("#score-news")).to_have_text("Ann's 5-0 on E: +10 Ann")
     expect(second_phone.locator('[data-action="rematch"]')).to_have_count(0)
 

@@ -141,7 +141,7 @@ def test_an_entry_that_cannot_reach_the_server_is_shown_and_sent_again(
     send_again = notice.get_by_role("button", name="Send again")
     expect(send_again).to_be_in_viewport()
     # In the screen's news, above the picture, which gives it room: the tray stays put.
-    assert notice.evaluate("n => n.parentElement.matches('.screen--fit > .news')")
+    assert notice.evaluate("n => n.parentElement.matches('.screen--fit .stage > .news')")
     for place, was in zip(still, before, strict=True):
         now = place.bounding_box()
         assert now and was and abs(now["y"] - was["y"]) <= 4, (was, now)

@@ -74,7 +74,9 @@ def done(loaded: Loaded, notice: str | None = None, entered: bool = False) -> An
     anchor = None
     if entered:
         flash("", ENTERED)
-        anchor = view.bring_into_view
+        # A hand's settlement and its form are on the hand's own screen, in view: only the
+        # winner's banner, on a page that flows, is worth a jump.
+        anchor = "winner" if view.bring_into_view == "winner" else None
     return redirect(url_for("games.table", key=loaded.row.edit_key, _anchor=anchor), code=303)
 
 

@@ -459,9 +459,9 @@ class TableView:
 
     @property
     def bring_into_view(self) -> str | None:
-        """The news the last entry made, to bring into view: the winner, the settlement, or
-        the end of a hand with its form for what the players still hold (the tile that ended
-        the hand was tapped at the bottom of the tray, the form is above it)."""
+        """The news the last entry made, to bring into view if it is out of sight (a reader
+        scrolled down the page): the winner, the settlement, or the end of a hand with its
+        form for what the players still hold."""
         if self.phase == "over":
             return "winner"
         if self.phase == "settle":

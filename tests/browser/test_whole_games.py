@@ -1,0 +1,133 @@
+"""Whole games at a table of two scorekeeping phones (issue 21): every entry of every hand, its
+settlement, the next lead and the rematch, upright (360x720) and on its side (740x360).
+
+After every entry, on both phones, whichever entered it: the controls of the next entry (the
+tray with Draw / Pass / Undo, the whole settlement form with its button, the lead's buttons,
+the rematch) lie inside the screen, and the page is where the phone left it. Each tap lands
+on a control that is already in view: the test never scrolls to it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from scorekeeper.rules import Game, Setup
+from scorekeeper.rules.simulate import play_game
+from tests.browser.browsing import GameEntry, TablePage, seed_game
+from tests.support.chromium import LANDSCAPE, PORTRAIT, open_and_settle
+from tests.support.server import LiveServer
+
+SCREENS = {"portrait": PORTRAIT, "landscape": LANDSCAPE}
+
+GAMES = {
+    # Hand 1 is blocked (the table chooses who leads hand 2), hands 2 and 3 end in a domino
+    # (whoever dominoed leads the next hand at once), and the partners reach 60.
+    "partners": (["Ann", "Bob", "Cy", "Di"], 53),
+    # A domino, a blocked hand, a domino.
+    "two": (["Ann", "Bob"], 62),
+}
+
+NEXT_CONTROLS = {
+    "lead": ".lead",
+    "play": "#table .picker, #table .actions",
+    "settle": "#hand-over form",
+    "over": '[data-action="rematch"], [data-rematch]',
+}
+"""What the next entry needs in each phase of the table."""
+
+SETTLED = """() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"""
+
+
+def outside_screen(targets: Locator) -> list[str]:
+    """Each of ``targets`` that is not wholly inside the screen, with where it is."""
+    boxes = targets.evaluate_all(
+        """(all) => all.map(el => {
+            const box = el.getBoundingClientRect();
+            return [el.className || el.tagName, box.top, box.bottom, box.left, box.right];
+        })"""
+    )
+    width, height = targets.page.evaluate("[innerWidth, innerHeight]")
+    assert boxes, f"nothing matches {targets}"
+    return [
+        f"{name} at y {top:.0f}..{bottom:.0f}, x {left:.0f}..{right:.0f} of {width}x{height}"
+        for name, top, bottom, left, right in boxes
+        if top < -0.5 or left < -0.5 or bottom > height + 0.5 or right > width + 0.5
+    ]
+
+
+class InViewTable(TablePage):
+    """A table page whose every tap must land on a control already inside the screen and must
+    leave the page where it was."""
+
+    def tap(self, target: Locator) -> None:
+        expect(target).to_be_visible()
+        assert not outside_screen(target), f"{self.page.url}: {outside_screen(target)}"
+        before = self.page.evaluate("scrollY")
+        super().tap(target)
+        self.page.evaluate(SETTLED)
+        moved = self.page.evaluate("scrollY") - before
+        assert not moved, f"tapping {target} moved the page {moved} px at entry {self.seq}"
+
+
+class Table:
+    """Two scorekeeping phones on one game, taking turns to enter its events."""
+
+    def __init__(self, pages: list[Page], setup: Setup) -> None:
+        self.phones = [InViewTable(page) for page in pages]
+        self.entry = GameEntry(self.phones[0], setup)
+
+    def check(self) -> None:
+        """Each phone shows the game as it is now, the page where it was, and the next entry's
+        controls inside the screen."""
+        seq = max(phone.seq for phone in self.phones)
+        for phone in self.phones:
+            phone.seq = seq
+            expect(phone.table).to_have_attribute("data-seq", str(seq))
+            page = phone.page
+            page.evaluate(SETTLED)
+            assert page.evaluate("scrollY") == 0, f"the page moved by itself at entry {seq}"
+            phase = phone.table.get_attribute("data-phase") or ""
+            away = outside_screen(page.locator(NEXT_CONTROLS[phase]))
+            assert not away, f"{phase} at entry {seq}: {away}"
+
+    def play_out(self, game: Game) -> None:
+        for number, event in enumerate(game.events):
+            self.entry.table = self.phones[number % 2]
+            self.entry.table.seq = max(phone.seq for phone in self.phones)
+            self.entry.enter(event)
+            self.check()
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("table", GAMES)
+def test_a_whole_game_never_scrolls_from_the_first_lead_to_the_rematch(
+    live_server: LiveServer, page_with: Any, screen: str, table: str
+) -> None:
+    players, seed = GAMES[table]
+    setup = Setup.create(players, "all-fives", {"target": 60})
+    game = play_game(setup, random.Random(seed))
+    assert game.winner is not None
+    url = seed_game(live_server, setup)
+    pages = [page_with(**SCREENS[screen]) for _ in range(2)]
+    for page in pages:
+        open_and_settle(page, url)
+    phones = Table(pages, setup)
+    phones.check()
+
+    phones.play_out(game)
+
+    first, second = phones.phones
+    rematch = first.page.locator('[data-action="rematch"]')
+    assert not outside_screen(rematch)
+    TablePage.tap(first, rematch)  # a new page opens: no scroll position to compare
+    first.page.wait_for_url(lambda now: now.split("?")[0] != url)
+    # The other phone goes on to the rematch by itself.
+    second.page.wait_for_url(first.page.url.split("?")[0])
+    # The rematch's leader is drawn by lot: both phones are on its first lead, in view.
+    for page in pages:
+        expect(page.locator("#table")).to_have_attribute("data-phase", "play")
+        assert not outside_screen(page.locator(NEXT_CONTROLS["play"]))
+        assert page.evaluate("scrollY") == 0
