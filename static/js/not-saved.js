@@ -21,7 +21,7 @@
   const ENTRY_TIMEOUT_MS = 10000;
   const TABLE = "#table";
   const NEW_GAME = "new-game";
-  let pending = null; // {path, values, target, reason}: the last entry that was not saved
+  let pending = null; // {path, values, target, reason, name}: the last entry not saved
   const script = document.currentScript;
   const WORDS = (script && script.dataset) || {};
 
@@ -53,7 +53,16 @@
     return values;
   }
 
-  function reasonText(reason) {
+  /* The words: "Not saved: Ann's 6-6 on E." then why and what to do, when the entry's form
+     names it (data-entry, its tile and end filled in from what was sent); else why. */
+  function reasonText(reason, name) {
+    if (name) {
+      const why = reason.status
+        ? said("wordsFailedWhy", { status: String(reason.status) })
+        : said("wordsUnreachedWhy", {});
+      const advice = reason.status ? said("wordsFailedAdvice", {}) : said("wordsUnreachedAdvice", {});
+      return { headline: said("wordsNamed", { entry: name }), advice: `${why} ${advice}` };
+    }
     if (reason.status) {
       return {
         headline: said("wordsFailed", { status: String(reason.status) }),
@@ -132,7 +141,7 @@
 
   function show(form, reveal) {
     const box = notice() || build();
-    const words = reasonText(pending.reason);
+    const words = reasonText(pending.reason, pending.name);
     box.querySelector("[data-not-saved-headline]").textContent = words.headline;
     box.querySelector("[data-not-saved-advice]").textContent = words.advice;
     const button = box.querySelector("[data-send-again]");
@@ -182,11 +191,24 @@
     }
   }
 
+  function nameOf(form, values) {
+    const words = form && form.dataset.entry;
+    if (!words) {
+      return "";
+    }
+    return words.replace(/\{(tile|end)\}/g, (whole, key) => values[key] || whole);
+  }
+
   function failed(detail, reason) {
     const config = detail.requestConfig;
     const target = startsGame(config) ? `#${NEW_GAME}` : TABLE;
-    pending = { path: config.path, values: valuesOf(config.formData), target, reason };
-    const form = detail.elt && detail.elt.closest ? detail.elt.closest("form") : null;
+    // The element that sent it (a server error's detail.elt is the table it would replace).
+    const sender = config.elt || detail.elt;
+    const form = sender && sender.closest ? sender.closest("form") : null;
+    const values = valuesOf(config.formData);
+    // Sent again and failed again: the same entry, named as the first time.
+    const name = nameOf(form, values) || (pending && pending.path === config.path ? pending.name : "");
+    pending = { path: config.path, values, target, reason, name };
     show(form, true);
   }
 

@@ -17,6 +17,9 @@ pytestmark = (
 )  # the service worker and the offline page: a warm HTTP cache must not stand in for them
 
 NOT_REACHED = "Not saved: the server could not be reached."
+"""The notice of a form that does not name its entry (the new-game form)."""
+LEAD_NOT_SAVED = "Not saved: Ann's lead 6-6. The server could not be reached."
+"""The notice of Ann's lead 6-6, named, when the server could not be reached."""
 _SEQ = re.compile(r'id="table"[^>]*data-seq="(\d+)"')
 
 
@@ -136,7 +139,7 @@ def test_an_entry_that_cannot_reach_the_server_is_shown_and_sent_again(
     table.tap(table.tile("6-6"))
 
     notice = phone.locator("[data-not-saved]")
-    expect(notice).to_contain_text(NOT_REACHED)
+    expect(notice).to_contain_text(LEAD_NOT_SAVED)
     expect(notice).to_contain_text("laptop running the app is on")
     send_again = notice.get_by_role("button", name="Send again")
     expect(send_again).to_be_in_viewport()
@@ -171,10 +174,11 @@ def test_a_second_tap_while_an_entry_is_not_saved_never_drops_the_first(
     phone.route("**/play", unreachable)
     table.tap(table.tile("6-6"))
     notice = phone.locator("[data-not-saved]")
-    expect(notice).to_contain_text(NOT_REACHED)
+    expect(notice).to_contain_text(LEAD_NOT_SAVED)
     table.tap(table.tile("5-5"))  # the table is still there: a second lead, tapped offline
     send_again = notice.get_by_role("button", name="Send again")
     expect(send_again).to_be_focused()
+    expect(notice).to_contain_text(LEAD_NOT_SAVED)  # the first, named: it is the one waiting
     assert len(sent) == 1, "the second tap sent nothing while the first waits"
     expect(notice).to_have_count(1)
 
@@ -205,7 +209,7 @@ def test_an_entry_that_arrived_but_whose_answer_was_lost_is_not_entered_twice(
     phone.route("**/play", arrive_then_fail)
     table.tap(table.tile("6-6"))
     notice = phone.locator("[data-not-saved]")
-    expect(notice).to_contain_text(NOT_REACHED)
+    expect(notice).to_contain_text(LEAD_NOT_SAVED)
     assert stored_seq(phone, url) == table.seq + 1
     phone.unroute("**/play")
     table.tap(notice.get_by_role("button", name="Send again"))
@@ -229,7 +233,7 @@ def test_an_entry_stored_though_its_answer_was_lost_clears_its_notice(
     phone.route("**/play", arrive_then_fail)
     table.tap(table.tile("6-6"))
     notice = phone.locator("[data-not-saved]")
-    expect(notice).to_contain_text(NOT_REACHED)
+    expect(notice).to_contain_text(LEAD_NOT_SAVED)
     # The page follows its game: the table as stored arrives, the lead on it, and the notice
     # of an entry that was stored after all goes by itself.
     table.entered()
@@ -252,7 +256,9 @@ def test_a_server_error_is_not_saved_and_keeps_the_table(
     )
     table.tap(table.tile("6-6"))
     notice = phone.locator("[data-not-saved]")
-    expect(notice).to_contain_text("Not saved: the server failed to answer (error 502).")
+    expect(notice).to_contain_text(
+        "Not saved: Ann's lead 6-6. The server failed to answer (error 502)."
+    )
     expect(phone.get_by_text("Bad Gateway")).to_have_count(0)
     expect(phone.locator("#table .picker")).to_be_visible()
     table.expect_unchanged()
@@ -277,7 +283,7 @@ def test_an_entry_without_an_answer_in_time_is_not_saved(
     phone.route("**/play", no_answer)
     table.tap(table.tile("6-6"))
     notice = phone.locator("[data-not-saved]")
-    expect(notice).to_contain_text(NOT_REACHED)
+    expect(notice).to_contain_text(LEAD_NOT_SAVED)
     assert held, "the entry was sent"
     held[0].abort()
     phone.unroute("**/play")
@@ -295,13 +301,13 @@ def test_a_table_brought_by_the_live_view_keeps_the_entry_not_saved(
     phone.route("**/play", lambda route: route.abort())
     table.tap(table.tile("6-6"))
     notice = phone.locator("[data-not-saved]")
-    expect(notice).to_contain_text(NOT_REACHED)
+    expect(notice).to_contain_text(LEAD_NOT_SAVED)
 
     second_phone.goto(url)
     TablePage(second_phone).play("5-5")  # Ann's lead, entered on another phone meanwhile
     table.entered()  # the live view brings the new table...
     expect(phone.locator('.table-picture [data-tile="5-5"]')).to_have_count(1)
-    expect(notice).to_contain_text(NOT_REACHED)  # ...and the entry not saved is still shown
+    expect(notice).to_contain_text(LEAD_NOT_SAVED)  # ...and the entry not saved is still shown
 
     phone.unroute("**/play")
     table.tap(notice.get_by_role("button", name="Send again"))
@@ -332,7 +338,7 @@ def test_a_failed_send_again_says_so_again(live_server: LiveServer, phone: Page)
     version = table.table.get_attribute("data-version")
     assert all("tile=6-6" in body and f"version={version}" in body for body in refused), refused
     expect(notice).to_have_count(1)
-    expect(notice).to_contain_text(NOT_REACHED)
+    expect(notice).to_contain_text(LEAD_NOT_SAVED)
     table.expect_unchanged()
 
 

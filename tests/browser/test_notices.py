@@ -1,0 +1,105 @@
+"""Notices take a place of their own (issue 21): "Not saved", the stale page's notice and
+"Turn the lead round" show at the top of the stage, whose picture gives them room. The tray and
+Draw / Undo under the thumb do not move by more than 4 px, upright or on its side."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scorekeeper.rules import NewHand, Play, Setup, tile
+from tests.browser.browsing import TablePage, seed_game
+from tests.support.chromium import LANDSCAPE, PORTRAIT, open_and_settle
+from tests.support.server import LiveServer
+
+SCREENS = {"portrait": PORTRAIT, "landscape": LANDSCAPE}
+STILL_PX = 4
+
+
+def thumb_zone(page: Page) -> list[tuple[float, float]]:
+    """Where the tray's first and last tiles and the bottom row (Draw / Pass / Undo) are."""
+    places = []
+    for target in (
+        page.locator("#table .tiles > *").first,
+        page.locator("#table .tiles > *").last,
+        page.locator("#table .actions"),
+    ):
+        box = target.bounding_box()
+        assert box is not None
+        places.append((box["x"], box["y"]))
+    return places
+
+
+def assert_still(before: list[tuple[float, float]], after: list[tuple[float, float]]) -> None:
+    for (x0, y0), (x1, y1) in zip(before, after, strict=True):
+        assert abs(x1 - x0) <= STILL_PX and abs(y1 - y0) <= STILL_PX, (before, after)
+
+
+def in_screen(page: Page, selector: str) -> None:
+    box = page.locator(selector).bounding_box()
+    width, height = page.evaluate("[innerWidth, innerHeight]")
+    assert box is not None
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, (selector, box)
+
+
+def two_players(server: LiveServer, events: list[Any]) -> str:
+    return seed_game(server, Setup.create(["Ann", "Bob"], "all-fives"), events)
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_not_saved_names_the_entry_and_moves_nothing(
+    live_server: LiveServer, page_with: Any, screen: str
+) -> None:
+    page = page_with(**SCREENS[screen])
+    open_and_settle(page, two_players(live_server, [NewHand(0)]))
+    table = TablePage(page)
+    before = thumb_zone(page)
+    page.route("**/play", lambda route: route.abort())
+
+    table.tap(table.tile("6-4"))
+
+    notice = page.locator("[data-not-saved]")
+    expect(notice).to_contain_text("Not saved: Ann's lead 6-4.")
+    in_screen(page, "[data-not-saved] [data-send-again]")
+    assert_still(before, thumb_zone(page))
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_the_stale_notice_moves_nothing(
+    live_server: LiveServer, page_with: Any, screen: str
+) -> None:
+    url = two_players(live_server, [NewHand(0), Play(0, tile(5, 5))])
+    page, other = page_with(**SCREENS[screen]), page_with(**PORTRAIT)
+    open_and_settle(page, url)
+    # This phone stops following (as if asleep), then the other one draws.
+    page.evaluate("() => document.getElementById('live').remove()")
+    open_and_settle(other, url)
+    TablePage(other).draw()
+    table = TablePage(page)
+    before = thumb_zone(page)
+
+    table.tap(table.action("draw"))
+
+    expect(page.locator(".notice-stale")).to_be_visible()
+    in_screen(page, ".notice-stale")
+    assert_still(before, thumb_zone(page))
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_turn_the_lead_round_moves_nothing(
+    live_server: LiveServer, page_with: Any, screen: str
+) -> None:
+    page = page_with(**SCREENS[screen])
+    open_and_settle(page, two_players(live_server, [NewHand(0)]))
+    table = TablePage(page)
+    before = thumb_zone(page)
+
+    table.play("6-4")
+
+    turn = page.locator('[data-action="turn-lead"]')
+    expect(turn).to_be_visible()
+    in_screen(page, '[data-action="turn-lead"]')
+    assert_still(before, thumb_zone(page))
