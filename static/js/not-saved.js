@@ -54,7 +54,7 @@
   }
 
   /* The words: "Not saved: Ann's 6-6 on E." then why and what to do, when the entry's form
-     names it (data-entry, its tile and end filled in from what was sent); else why. */
+     names it (data-words-entry, its tile and end filled in from what was sent); else why. */
   function reasonText(reason, name) {
     if (name) {
       const why = reason.status
@@ -192,7 +192,7 @@
   }
 
   function nameOf(form, values) {
-    const words = form && form.dataset.entry;
+    const words = form && form.dataset.wordsEntry;
     if (!words) {
       return "";
     }
