@@ -1,5 +1,6 @@
 """The score sheet on paper: Chromium prints it to PDF on A4 and US Letter, one page for a
-typical game, black on white, with the header, every hand, the totals and the winner."""
+typical game and for a long one (25 hands), black on white, with the header, every hand, the
+totals and the winner, and nothing drawn outside its box."""
 
 from __future__ import annotations
 
@@ -62,9 +63,13 @@ def assert_rows(text: str, game: Game) -> None:
     text = text[headings[-1].end() : text.upper().rindex("WINNER")]
     for number, hand in enumerate(game.hands, 1):
         after = game.scores if number == len(game.hands) else game.hands[number].scores_before
-        row = re.search(
-            rf"(?:^| ){number} {game.players[hand.leader]} (.*?)(?= {number + 1} |$)", text
+        # The row runs to the next one's number and leader (a total may be that number too).
+        then = (
+            re.escape(f" {number + 1} {game.players[game.hands[number].leader]} ")
+            if number < len(game.hands)
+            else "$"
         )
+        row = re.search(rf"(?:^| ){number} {game.players[hand.leader]} (.*?)(?={then})", text)
         assert row, number
         cells = row.group(1).split()
         for total in after:
@@ -144,3 +149,64 @@ def test_the_sheet_prints_black_on_white_without_the_navigation(
         "sheetBg": "rgb(255, 255, 255)",
         "header": "none",
     }
+
+
+OUTSIDE = """() => {
+    const found = [];
+    const sheet = document.querySelector('.sheet').getBoundingClientRect();
+    for (const el of document.querySelectorAll('.sheet *')) {
+        const box = el.getBoundingClientRect();
+        if (box.width && (box.left < sheet.left - 0.5 || box.right > sheet.right + 0.5)) {
+            found.push(`${el.tagName}.${el.className.baseVal ?? el.className} sticks out of the sheet`);
+        }
+    }
+    for (const svg of document.querySelectorAll('.sheet svg.chart-svg')) {
+        const view = svg.viewBox.baseVal;
+        for (const text of svg.querySelectorAll('text')) {
+            const b = text.getBBox();
+            if (b.x < view.x - 0.5 || b.y < view.y - 0.5 || b.x + b.width > view.width + 0.5
+                || b.y + b.height > view.height + 0.5) {
+                found.push(`"${text.textContent}" is cut off by the chart's edge`);
+            }
+        }
+        const level = svg.querySelector('.chart-level');
+        const label = svg.querySelector('.chart-level-label');
+        if (level && label) {
+            const y = level.y1.baseVal.value, b = label.getBBox();
+            if (b.y < y && y < b.y + b.height) found.push(`"${label.textContent}" lies over its line`);
+        }
+    }
+    return found;
+}"""
+
+
+def long_game(players: list[str], hands: int) -> Game:
+    """A game of ``hands`` hands (its target out of reach), ``players`` in partnership when four."""
+    setup = Setup.create(players, "all-fives", {"target": 1000}, partners=len(players) == 4)
+    return first_hands(play_game(setup, random.Random(5), max_hands=40), hands)
+
+
+@pytest.mark.parametrize("paper", FORMATS)
+@pytest.mark.parametrize(
+    ("players", "hands"),
+    [(["Ann", "Bob", "Cy", "Dee"], 25), (["Ann", "Bob", "Cy", "Dee"], 11), (["Ann", "Bob"], 25)],
+    ids=["partners-25", "partners-11", "two-25"],
+)
+def test_a_long_game_prints_on_one_page_with_nothing_cut_off(
+    live_server: LiveServer, desktop: Page, paper: str, players: list[str], hands: int
+) -> None:
+    game = long_game(players, hands)
+    url = f"{live_server.url}/games/{seed(live_server, game)}/sheet"
+    pdf = printed(desktop, url, paper)
+    assert len(pdf.pages) == 1
+    text = words(pdf)
+    assert_rows(text, game)
+    # The foot, the tallies' legend and the chart with every side's name whole, on that page.
+    assert "Kept with the All Fives scorekeeper." in text
+    for side in game.sides:
+        assert text.count(side) >= 3, side  # the table's head, the tally and the chart
+    # As printed, on the page's width: nothing sticks out of the sheet or the chart.
+    desktop.emulate_media(media="print")
+    desktop.set_viewport_size({"width": 703, "height": 1000})  # A4 less 12 mm margins
+    desktop.goto(url)
+    assert desktop.evaluate(OUTSIDE) == []

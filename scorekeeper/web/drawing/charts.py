@@ -29,6 +29,12 @@ WIDTH, HEIGHT = 320, 190
 """The drawing's own units (its viewBox); it is scaled to the width of the page."""
 LEFT, RIGHT, TOP, BOTTOM = 34, 56, 10, 22
 """Room around the plot: tick labels on the left, line names on the right, the axis below."""
+NAME_CHARS = 12
+"""A line's name at its end is cut to this many characters (templates/_chart.html)."""
+CHAR_WIDTH = 6.8
+"""The widest a character of a name is on average in the drawing's units (11-unit text)."""
+LABEL_ROOM = 12
+"""The height a label needs above a line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +145,15 @@ class LineChart:
     top: float = TOP
     bottom: float = HEIGHT - BOTTOM
 
+    @property
+    def level_label_y(self) -> float:
+        """Where the level line's label sits: just above the line, or below it where the
+        line runs along the top of the plot and there is no room above."""
+        assert self.level is not None
+        if self.level.y - self.top >= LABEL_ROOM:
+            return self.level.y - 3
+        return self.level.y + LABEL_ROOM
+
     def drawn(self, step: float, value: float) -> tuple[float, float]:
         """Where the point (``step``, ``value``) of a line is in the drawing."""
         a, _, _, d, e, f = (float(n) for n in self.transform[7:-1].split())
@@ -203,7 +218,10 @@ def line_chart(
         lows.append(level)
         highs.append(level)
     low, high, every = ticks_for(min(lows), max(highs))
-    left, right, top, bottom = LEFT, WIDTH - RIGHT, TOP, HEIGHT - BOTTOM
+    # The right-hand margin holds the longest name whole (as cut by the template).
+    longest = max((min(len(line.name), NAME_CHARS) for line in lines), default=0)
+    room = max(RIGHT, round(6 + CHAR_WIDTH * longest))
+    left, right, top, bottom = LEFT, WIDTH - room, TOP, HEIGHT - BOTTOM
     across = (right - left) / (steps - 1) if steps > 1 else 1.0
     start = left if steps > 1 else (left + right) / 2
     up = (bottom - top) / (high - low)
@@ -239,6 +257,7 @@ def line_chart(
         level=None if level is None else Tick(level, y_of(level)),
         level_label=level_label,
         x_label=x_label,
+        right=right,
     )
 
 
