@@ -259,6 +259,22 @@ def open_board(page: Page, game: Game | None) -> None:
     page.goto(page.locator("#watch-link").input_value() + "/board")
 
 
+def watch_the_settlement(page: Page, game: Game | None) -> None:
+    """End the hand, then go to the watch link: it waits for the settlement."""
+    play_last_tile(page, game)
+    open_watch(page, game)
+    page.wait_for_selector('[data-waiting="settle"]')
+
+
+def rematch_started(page: Page, game: Game | None) -> None:
+    """Start the rematch, then open the finished game again: it points to the rematch."""
+    finished = page.url
+    page.click('[data-action="rematch"]')
+    page.wait_for_url(lambda now: now != finished)
+    page.goto(finished)
+    page.wait_for_selector("[data-rematch] a")
+
+
 def open_hand_list(page: Page, game: Game | None) -> None:
     """Open the log's list of every hand."""
     page.locator("details.log-hand-list > summary").click()
@@ -320,7 +336,15 @@ SCREENS: list[Screen] = [
         "long line, no spinner",
         game=lambda: record("sim_fives_up_2p_no_spinner_seven_five", hands=3, plays=14),
     ),
+    Screen(
+        "watching the hand's settlement",
+        game=lambda: record("hand_seven_five_two_hands", hands=1, drop_last=1),
+        then=watch_the_settlement,
+    ),
     Screen("winner", game=lambda: record("sim_all_fives_2p")),
+    Screen(
+        "winner, rematch started", game=lambda: record("sim_all_fives_2p"), then=rematch_started
+    ),
     Screen("delete a game?", "/delete", game=lambda: record("hand_first_spinner_counts")),
     Screen(
         "my games, a game deleted",

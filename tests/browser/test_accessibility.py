@@ -1,5 +1,6 @@
-"""Accessibility: axe-core finds nothing serious on any page, in light or dark mode; tiles have
-spoken names; the layout picture has a text equivalent naming each arm and its open end."""
+"""Accessibility: axe-core finds nothing serious on any page and in every phase of the table, in
+light or dark mode and in each of the site's languages; tiles have spoken names; the layout
+picture has a text equivalent naming each arm and its open end."""
 
 from __future__ import annotations
 
@@ -32,6 +33,20 @@ def test_axe_finds_nothing_serious(
             found.append(f"{screen.name}, {scheme}:\n{explain(violations)}")
     assert not found, "\n".join(found)
     assert len(backgrounds) == 2, f"{screen.name}: the page did not turn dark"
+
+
+@pytest.mark.parametrize("screen", SCREENS, ids=lambda s: s.name)
+@pytest.mark.parametrize("language", ["sv", "fil"])
+def test_axe_finds_nothing_serious_in_svenska_and_filipino(
+    live_server: LiveServer, looking_phone: Page, screen: Screen, language: str
+) -> None:
+    """The words differ (a name that no longer starts with the visible label, a language of
+    parts, a longer label cut off): axe on every page again in the page's language."""
+    looking_phone.goto(f"{live_server.url}/language/{language}?next=/")
+    visit(looking_phone, live_server.url, screen)
+    assert looking_phone.locator("html").get_attribute("lang") == language
+    violations = axe_violations(looking_phone)
+    assert not violations, f"{screen.name} in {language}:\n{explain(violations)}"
 
 
 def test_axe_finds_nothing_serious_on_the_desktop(live_server: LiveServer, desktop: Page) -> None:

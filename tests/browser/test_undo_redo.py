@@ -1,12 +1,16 @@
 """Undo and Redo on the play screen, with htmx and without JavaScript: Redo sits in the
-actions row only after an undo, brings the entry back, and is gone after a new entry."""
+actions row only after an undo, brings the entry back, and is gone after a new entry; beside
+Draw on a 360 px phone both still say their entry whole."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import NewHand, Play, Setup, tile
 from tests.browser.browsing import TablePage, seed_game
+from tests.support.chromium import PORTRAIT
 from tests.support.server import LiveServer
 
 
@@ -55,3 +59,26 @@ def test_undo_and_redo_without_javascript(live_server: LiveServer, phone_no_js: 
     expect(phone_no_js.locator("#table")).to_have_attribute("data-seq", "2")
     expect(phone_no_js.locator('[data-side-score="Ann"]')).to_have_text("10")
     expect(redo).to_have_count(0)
+
+
+CUT_SHORT = """(buttons) => buttons
+    .map((button) => button.querySelector('small'))
+    .filter((words) => words.scrollWidth > words.clientWidth + 1
+        || words.scrollHeight > words.clientHeight + 1)
+    .map((words) => words.textContent)"""
+
+
+def test_undo_and_redo_say_their_entries_whole_beside_draw_at_360_px(
+    live_server: LiveServer, page_with: Any
+) -> None:
+    page = page_with(**PORTRAIT)
+    page.goto(_opening(live_server))
+    table = TablePage(page)
+    table.play("5-0", "E", offered=["W", "E"])
+    table.draw()  # Ann draws: Undo takes back her draw...
+    table.undo()  # ...and after it Redo brings it back, beside Draw and Undo "Bob's 5-0 on E"
+    buttons = page.locator(".actions button")
+    expect(buttons).to_have_count(3)
+    expect(table.action("undo")).to_contain_text("Bob's 5-0 on E")
+    expect(table.action("redo")).to_contain_text("Ann drawing a tile")
+    assert buttons.evaluate_all(CUT_SHORT) == []

@@ -35,8 +35,9 @@ def two_plays(client):  # type: ignore[no-untyped-def]
 
 
 def redo_button(page: str) -> str | None:
-    """The Redo button's label, or None when the page offers no redo."""
-    found = re.search(r'data-action="redo"[^>]*aria-label="([^"]+)"', page)
+    """The Redo button's whole label (its title; the button's words may be cut short), or None
+    when the page offers no redo."""
+    found = re.search(r'data-action="redo"[^>]*title="([^"]+)"', page)
     return unescape(found.group(1)) if found else None
 
 
