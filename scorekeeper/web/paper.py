@@ -133,10 +133,12 @@ def log_hands(game: Game) -> list[LogHand]:
 
 @dataclass(frozen=True)
 class UndoneEntry:
-    """An entry that was undone, shown struck through in the log where it was entered."""
+    """An entry that was undone, shown struck through in the log where it was entered, with
+    when a redo brought it back (it then shows again, live, just after)."""
 
     summary: str
     undone_at: datetime
+    redone_at: datetime | None = None
 
 
 def undone_summary(game: Game, event: Event) -> str:
@@ -176,7 +178,9 @@ def undone_in_log(loaded: Loaded, shown: range | None = None) -> dict[int, list[
     indices), only those shown in that hand."""
     placed: dict[int, list[UndoneEntry]] = {}
     for undone in undone_events(loaded.row, shown):
-        entry = UndoneEntry(undone_summary(loaded.game, undone.event), undone.undone_at)
+        entry = UndoneEntry(
+            undone_summary(loaded.game, undone.event), undone.undone_at, undone.redone_at
+        )
         placed.setdefault(undone.after - 1, []).append(entry)
     return placed
 

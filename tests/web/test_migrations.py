@@ -120,7 +120,8 @@ def test_games_stored_before_the_undo_log_keep_their_events_and_can_undo_and_red
     assert side_scores(table.page()) == {"Ann": 10, "Bob": 10}
 
     with app.app_context():
-        assert db.session.execute(text("SELECT count(*) FROM event")).scalar_one() == 5
+        # 4 live, the 5-0 undone and replaced, and the last play undone and then redone.
+        assert db.session.execute(text("SELECT count(*) FROM event")).scalar_one() == 6
         db.session.remove()
         flask_migrate.downgrade(revision=BEFORE_UNDO_LOG)
         # The old schema cannot hold undone events: the downgrade leaves the live ones.

@@ -63,7 +63,13 @@ def test_redo_brings_back_the_undone_entry_and_is_then_gone(app, client):
     assert "Redone: Bob's 6-4 on W." in page
     assert table.scores() == before and table.seq() == 3
     assert redo_button(page) is None
-    assert stored(app, table) == [(1, "new_hand", False), (2, "play", False), (3, "play", False)]
+    # The undone row stays, and the entry is stored again after it.
+    assert stored(app, table) == [
+        (1, "new_hand", False),
+        (2, "play", False),
+        (3, "play", True),
+        (3, "play", False),
+    ]
 
 
 def test_several_undos_are_redone_latest_first(client):
@@ -153,6 +159,27 @@ def test_the_log_strikes_undone_entries_through_with_when(client):
     assert log.index('data-index="1"') < log.index("Bob played 6-4 on W")
     watch_log = unescape(client.get(f"{table.watch_url()}/log").get_data(as_text=True))
     assert "<del>Bob played 6-4 on W</del>" in watch_log
+
+
+def test_the_log_keeps_an_undo_that_was_redone(client):
+    table = two_plays(client)
+    table.post("undo", {})
+    table.post("redo", {})
+    table.post("undo", {})
+    table.post("redo", {})
+    log = unescape(client.get(f"{table.url}/log").get_data(as_text=True))
+    undone = re.findall(
+        r'<li class="log-entry undone" data-undone data-redone><del>([^<]+)</del>(.*?)</li>', log
+    )
+    # Both undos, each with when it was undone and when it was redone...
+    assert [summary for summary, _ in undone] == ["Bob played 6-4 on W"] * 2
+    stamp = r'<time datetime="\d{4}-\d\d-\d\dT[\d:]+Z" data-local='
+    for _, when in undone:
+        assert re.search(rf"undone {stamp}.*, redone {stamp}", when), when
+    # ...before the entry as it stands, live, once.
+    assert log.count('data-index="2"') == 1
+    assert log.rindex("<del>Bob played 6-4 on W</del>") < log.index('data-index="2"')
+    assert table.seq() == 3 and redo_button(table.page()) is None
 
 
 def test_undoing_the_first_entry_shows_it_before_the_first_hand(client):

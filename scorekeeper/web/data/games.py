@@ -147,18 +147,18 @@ def _keep(row: GameRow, known: replayed.Replayed, game: Game, version: int) -> r
 def _redo_rows(row: GameRow) -> list[EventRow]:
     """The stored events the next redo brings back, in order (none when redo is not offered).
 
-    They are the latest undo's: the undone events with the highest ``undo_mark``.
+    They are the latest undo's not yet redone: the undone events with the highest
+    ``undo_mark`` among those without ``redone_at``.
     """
     if not row.redoable:
         return []
-    latest = (
-        select(func.max(EventRow.undo_mark))
-        .where(EventRow.game_id == row.id, EventRow.undone_at.is_not(None))
-        .scalar_subquery()
+    waiting = (
+        EventRow.game_id == row.id,
+        EventRow.undone_at.is_not(None),
+        EventRow.redone_at.is_(None),
     )
-    query = select(EventRow).where(
-        EventRow.game_id == row.id, EventRow.undone_at.is_not(None), EventRow.undo_mark == latest
-    )
+    latest = select(func.max(EventRow.undo_mark)).where(*waiting).scalar_subquery()
+    query = select(EventRow).where(*waiting, EventRow.undo_mark == latest)
     return list(db.session.scalars(query.order_by(EventRow.seq)).all())
 
 
@@ -181,11 +181,13 @@ def _loaded(
 
 @dataclass(frozen=True)
 class Undone:
-    """An undone event, for the log: ``after`` live events came before it, when it was entered."""
+    """An undone event, for the log: ``after`` live events came before it, when it was entered;
+    when it was undone, and when a redo brought it back (None if none did)."""
 
     after: int
     event: Event
     undone_at: datetime
+    redone_at: datetime | None
 
 
 _NO_ID = 2**63 - 1
@@ -201,7 +203,7 @@ _LIVE_IDS = (
     .order_by(_EVENTS.c.seq)
 )
 _UNDONE_ROWS = (
-    select(_EVENTS.c.id, _EVENTS.c.kind, _EVENTS.c.data, _EVENTS.c.undone_at)
+    select(_EVENTS.c.id, _EVENTS.c.kind, _EVENTS.c.data, _EVENTS.c.undone_at, _EVENTS.c.redone_at)
     .where(
         _EVENTS.c.game_id == bindparam("game_id"),
         _EVENTS.c.undone_at.is_not(None),
@@ -239,8 +241,8 @@ def undone_events(row: GameRow, shown: range | None = None) -> list[Undone]:
     ).all()
     start = 0 if shown is None else shown.start
     return [
-        Undone(start + bisect_left(live, ident), event_of(kind, data), undone_at)
-        for ident, kind, data, undone_at in undone
+        Undone(start + bisect_left(live, ident), event_of(kind, data), undone_at, redone_at)
+        for ident, kind, data, undone_at, redone_at in undone
     ]
 
 
@@ -609,6 +611,7 @@ def redo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
 
     Only while nothing has been entered since that undo (else NothingToRedo); the referee
     checks the events again, so a redo is applied completely or refused with nothing changed.
+    The entry is stored again as new rows; the undone ones stay, marked redone, for the log.
     """
     with _changing(edit_key, expected_version) as change:
         row = change.row
@@ -618,9 +621,12 @@ def redo(edit_key: str, expected_version: int) -> tuple[Loaded, list[Event]]:
             raise NothingToRedo(NOTHING_TO_REDO)
         events = [event_of(r.kind, r.data) for r in stored]
         game = change.game = redone(change.known.game, events)
-        for again in stored:
-            again.undone_at = None
-            again.undo_mark = None
+        moment = _now()
+        for undone in stored:
+            undone.redone_at = moment
+            db.session.add(
+                EventRow(game_id=row.id, seq=undone.seq, kind=undone.kind, data=undone.data)
+            )
         _count_change(row, game, entered=False)
         row.redoable = max(0, (row.redoable or 0) - 1)
     return _loaded(row, game, EDIT, change.version), events

@@ -86,9 +86,10 @@ class EventRow(Base):
 
     Nothing is ever deleted by an undo: an undone event keeps its row, with ``undone_at``
     (when) and ``undo_mark`` (the game's version that undo made: the events undone together
-    share it, and the latest undo has the highest). The live events (not undone) are numbered
-    1, 2, 3... by ``seq``, the order the game is replayed in; an undone event keeps the
-    ``seq`` it had, so only the live ones are unique by number.
+    share it, and the latest undo has the highest). A redo stores the entry again as new rows
+    and marks the undone ones ``redone_at``: the log keeps both. The live events (not undone)
+    are numbered 1, 2, 3... by ``seq``, the order the game is replayed in; an undone event
+    keeps the ``seq`` it had, so only the live ones are unique by number.
     """
 
     __tablename__ = "event"
@@ -120,6 +121,7 @@ class EventRow(Base):
     created_at: Mapped[datetime] = mapped_column(default=now)
     undone_at: Mapped[datetime | None] = mapped_column(default=None)
     undo_mark: Mapped[int | None] = mapped_column(Integer, default=None)
+    redone_at: Mapped[datetime | None] = mapped_column(default=None)
 
     game: Mapped[GameRow] = relationship(back_populates="events")
 
