@@ -149,3 +149,24 @@ def test_no_word_is_broken(live_server: LiveServer, small_phone: Page, screen: S
     found += [f"320 px: {p}" for p in problems_at(page, screen)]
     found += [f"does not grow: {p}" for p in smaller_than_asked(large, text_sizes(page))]
     assert not found, f"{screen.name}:\n" + "\n".join(found)
+
+
+PICTURES = {
+    "mid-hand": "#table .tile-button svg",
+    "settlement, held tiles tapped": '[data-held-tray="2"] .held-tile svg',
+    "tile selected, ends highlighted": ".choose-end .prompt svg",
+}
+"""Dominoes drawn on the pages: the tray's tiles, a settlement's held tiles, the tile picked."""
+
+
+@pytest.mark.parametrize("screen", [s for s in SCREENS if s.name in PICTURES], ids=lambda s: s.name)
+def test_domino_pictures_grow_with_the_text(
+    live_server: LiveServer, small_phone: Page, screen: Screen
+) -> None:
+    page = small_phone
+    visit(page, live_server.url, screen)
+    pictures = page.locator(PICTURES[screen.name])
+    large = pictures.first.evaluate("svg => svg.getBoundingClientRect().width")
+    set_text_size(page, 100)
+    small = pictures.first.evaluate("svg => svg.getBoundingClientRect().width")
+    assert large >= 1.5 * small, f"{screen.name}: {small:.0f} px at 100 %, {large:.0f} at 200 %"
