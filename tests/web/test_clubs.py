@@ -625,3 +625,47 @@ def test_a_batch_sent_twice_is_refused_the_second_time_and_changes_nothing(
     assert "line 3" in doubled.get_data(as_text=True)
     assert "in this batch twice" in doubled.get_data(as_text=True)
     assert client.get(f"{other}/games.jsonl").get_data(as_text=True) == ""
+
+
+def test_a_player_joins_the_roster_before_their_first_game(app: Flask, client: FlaskClient):
+    club = new_club(client)
+    added = client.post(f"{club}/players/add", data={"name": "  Ann  "})
+    assert added.status_code == 303
+    players = html.unescape(client.get(f"{club}/players").get_data(as_text=True))
+    assert 'data-roster-player="Ann"' in players and "Ann joined the roster." in players
+    assert "0 games" in players
+    # The new-game form offers them, and a game seats them as the roster spells them.
+    form = html.unescape(client.get(f"{club}/new").get_data(as_text=True))
+    assert "data-roster" in form and ">Ann<" in form
+    assert _start(client, club, "ann", "Bob").status_code == 303
+    players = html.unescape(client.get(f"{club}/players").get_data(as_text=True))
+    assert players.count('data-roster-player="Ann"') == 1 and "1 game" in players
+
+    # The same player again, in any spelling, and names no roster takes: refused, unchanged.
+    for name, said in (("ANN", "Ann is on the roster already."), ("", ""), ("a\x00b", "")):
+        refused = client.post(f"{club}/players/add", data={"name": name})
+        assert refused.status_code == 422
+        page = html.unescape(refused.get_data(as_text=True))
+        assert "Nothing changed." in page and said in page
+    with app.app_context():
+        count = db.session.execute(text("SELECT count(*) FROM club_player")).scalar_one()
+    assert count == 2  # Ann, and Bob who played
+
+
+def test_the_watch_link_cannot_add_a_player(client: FlaskClient):
+    club = new_club(client)
+    watch_key = watch_link(client, club).rsplit("/", 1)[1]
+    assert client.post(f"/clubs/{watch_key}/players/add", data={"name": "Eve"}).status_code == 404
+    watched = client.get(f"/clubs/watch/{watch_key}/players").get_data(as_text=True)
+    assert "add-player-form" not in watched
+
+
+def test_a_full_roster_takes_no_one_more(client: FlaskClient, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr("scorekeeper.web.data.clubs.MAX_ROSTER", 2)
+    club = new_club(client)
+    for name in ("Ann", "Bob"):
+        assert client.post(f"{club}/players/add", data={"name": name}).status_code == 303
+    full = client.post(f"{club}/players/add", data={"name": "Cy"})
+    assert full.status_code == 422
+    assert "The roster is full: a club has at most 2 players." in full.get_data(as_text=True)
+    assert 'data-roster-player="Cy"' not in client.get(f"{club}/players").get_data(as_text=True)

@@ -51,6 +51,16 @@ class RenameForm(SiteForm):
     )
 
 
+class AddPlayerForm(SiteForm):
+    """A player put on the roster before they have played."""
+
+    name = StringField(
+        _l("Add a player"),
+        filters=[_stripped],
+        validators=[DataRequired(), Length(max=MAX_NAME, message=TOO_LONG), plain_name],
+    )
+
+
 class MergeForm(SiteForm):
     """Two roster entries that are one player: ``source`` becomes ``target``."""
 

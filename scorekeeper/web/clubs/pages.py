@@ -39,6 +39,7 @@ from scorekeeper.web import languages
 from scorekeeper.web.clubs import exports
 from scorekeeper.web.clubs.batch import BatchProblem, read_batch
 from scorekeeper.web.clubs.forms import (
+    AddPlayerForm,
     BatchImportForm,
     ClubForm,
     FileGameForm,
@@ -354,6 +355,21 @@ def rename(key: str) -> Answer:
     return redirect(url_for("clubs.players", key=key), code=303)
 
 
+@bp.post("/clubs/<key:key>/players/add")
+def add_player(key: str) -> Answer:
+    """Put a player on the roster before they have played (for the new-game form's picker)."""
+    door = club_or_404(key)
+    form = AddPlayerForm()
+    if not form.validate():
+        return _players_page(door, 422, _form_problem(form))
+    try:
+        player = clubs.add_player(door.club, form.name.data or "")
+    except RosterProblem as problem:
+        return _players_page(door, 422, _unchanged(languages.said(problem.said)))
+    flash(_("%(name)s joined the roster.", name=player.name))
+    return redirect(url_for("clubs.players", key=key), code=303)
+
+
 @bp.post("/clubs/<key:key>/players/merge")
 def merge(key: str) -> Answer:
     """Merge two roster entries that are one player."""
@@ -382,7 +398,7 @@ def _unchanged(problem: str) -> str:
     return _("%(problem)s Nothing changed.", problem=problem)
 
 
-def _form_problem(form: RenameForm | MergeForm) -> str:
+def _form_problem(form: RenameForm | MergeForm | AddPlayerForm) -> str:
     messages = [message for errors in form.errors.values() for message in errors]
     return _unchanged(" ".join(str(m) for m in messages)) if messages else str(INCOMPLETE)
 

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.rules import Event, Game, Setup
@@ -95,6 +95,39 @@ def roster(club: ClubRow) -> list[ClubPlayerRow]:
     """The club's players, A to Z."""
     query = select(ClubPlayerRow).where(ClubPlayerRow.club_id == club.id)
     return sorted(db.session.scalars(query).all(), key=lambda p: p.name_key)
+
+
+MAX_ROSTER = 500
+"""The most players a club's roster holds (a bound on what one edit link can store)."""
+
+
+def add_player(club: ClubRow, name: str) -> ClubPlayerRow:
+    """Put ``name`` on the club's roster before anyone has played (committed).
+
+    A name the roster has already, in any spelling (``ann`` for ``Ann``), or a full roster,
+    is a RosterProblem and nothing changes."""
+    games.begin_write()
+    try:
+        key = name_key(name)
+        known = db.session.scalars(
+            select(ClubPlayerRow).where(
+                ClubPlayerRow.club_id == club.id, ClubPlayerRow.name_key == key
+            )
+        ).first()
+        if known is not None:
+            raise RosterProblem(say("%(name)s is on the roster already.", name=known.name))
+        count = select(func.count()).where(ClubPlayerRow.club_id == club.id)
+        if (db.session.scalar(count) or 0) >= MAX_ROSTER:
+            raise RosterProblem(
+                say("The roster is full: a club has at most %(most)s players.", most=MAX_ROSTER)
+            )
+        player = ClubPlayerRow(club_id=club.id, name=name.strip(), name_key=key)
+        db.session.add(player)
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise
+    return player
 
 
 def spellings(club: ClubRow) -> dict[str, str]:
