@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from scorekeeper.rules import Game, Setup
-from scorekeeper.rules.simulate import play_game
+from scorekeeper.rules import Game, Settle, Setup
+from scorekeeper.rules.simulate import play_game, play_hand
 from tests.browser.browsing import GameEntry, TablePage, seed_game
 from tests.support.chromium import LANDSCAPE, PORTRAIT, open_and_settle
 from tests.support.server import LiveServer
@@ -131,3 +131,25 @@ def test_a_whole_game_never_scrolls_from_the_first_lead_to_the_rematch(
         expect(page.locator("#table")).to_have_attribute("data-phase", "play")
         assert not outside_screen(page.locator(NEXT_CONTROLS["play"]))
         assert page.evaluate("scrollY") == 0
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_four_players_each_on_their_own_settle_on_one_screen(
+    live_server: LiveServer, page_with: Any, screen: str
+) -> None:
+    """Four sides on the scoreboard and four players' entries, the most a hand's end asks: the
+    whole form, its button and Undo in view."""
+    setup = Setup.create(["Ann", "Bob", "Cy", "Dee"], "all-fives", partners=False)
+    for seed in range(100):
+        game = Game(setup)
+        play_hand(game, random.Random(seed))
+        if game.hand is not None and game.hand.result == "blocked":
+            break
+    else:
+        raise AssertionError("no simulated hand is blocked")
+    settle = next(i for i, e in enumerate(game.events) if isinstance(e, Settle))
+    page = page_with(**SCREENS[screen])
+    open_and_settle(page, seed_game(live_server, setup, game.events[:settle]))
+    expect(page.locator("[data-held-entry]")).to_have_count(4)
+    for part in ("#hand-over form", "#table .actions", "[data-side-score]"):
+        assert not outside_screen(page.locator(part)), part
