@@ -9,6 +9,8 @@ import io
 import json
 import random
 import re
+import struct
+import tracemalloc
 import zipfile
 from collections import defaultdict
 from functools import cache
@@ -22,6 +24,7 @@ from sqlalchemy import select, text
 from scorekeeper.rules import Setup
 from scorekeeper.rules.record import replay_result, write_record
 from scorekeeper.rules.simulate import play_game
+from scorekeeper.web.clubs.batch import BatchProblem, read_batch
 from scorekeeper.web.data.database import db
 from scorekeeper.web.data.models import GameRow
 from tests.web.webforms import read_forms
@@ -355,6 +358,51 @@ def test_a_zip_of_records_imports_all_its_games(client: FlaskClient):
         archive.writestr("README.txt", "not a record")
     assert import_into(client, club, packed.getvalue(), "games.zip").status_code == 303
     assert len(re.findall(r"data-club-game=", client.get(club).get_data(as_text=True))) == 3
+
+
+def zip_bomb(inflates_to: int, claims: int = 100) -> bytes:
+    """A zip of one record that inflates to ``inflates_to`` bytes while its headers (the
+    local one and the central directory's) claim ``claims``."""
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("bomb.json", b"{" + b" " * (inflates_to - 2) + b"}")
+    data = bytearray(packed.getvalue())
+    struct.pack_into("<I", data, 22, claims)  # the local header's uncompressed size
+    central = data.rindex(b"PK\x01\x02")
+    struct.pack_into("<I", data, central + 24, claims)
+    return bytes(data)
+
+
+def test_a_zip_bomb_is_refused_without_inflating_it(client: FlaskClient):
+    """A 64 MB record in a zip of some 64 KB whose headers claim 100 bytes: reading it whole
+    held every inflated byte before the claimed size cut it short. It is refused, unpacking
+    at most a step at a time."""
+    bomb = zip_bomb(64 * 1024 * 1024)
+    assert len(bomb) < 200_000
+    tracemalloc.start()
+    try:
+        with pytest.raises(BatchProblem, match="cannot be unpacked"):
+            read_batch(bomb)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * 1024 * 1024, f"{peak / 1e6:.1f} MB held"
+    club = new_club(client)
+    refused = import_into(client, club, bomb, "games.zip")
+    assert refused.status_code == 422 and "bomb.json" in refused.get_data(as_text=True)
+
+
+def test_a_zip_record_larger_than_a_batch_may_be_is_refused_as_it_inflates(
+    monkeypatch: pytest.MonkeyPatch,
+):
+    """Headers that tell the truth but a record too large: counted as it is unpacked."""
+    monkeypatch.setattr("scorekeeper.web.clubs.batch.MAX_UNZIPPED", 1_000_000)
+    honest = zip_bomb(4_000_000, claims=4_000_000)
+    with pytest.raises(BatchProblem, match="too large once unpacked"):
+        read_batch(honest)
+    lying = zip_bomb(4_000_000, claims=900_000)  # within the limit, by its word only
+    with pytest.raises(BatchProblem, match="cannot be unpacked"):
+        read_batch(lying)
 
 
 def test_export_imports_back_into_a_new_club_unchanged(client: FlaskClient):

@@ -56,14 +56,42 @@ def _from_zip(data: bytes) -> list[tuple[str, bytes]]:
     if sum(m.file_size for m in records) > MAX_UNZIPPED:
         raise BatchProblem(say("the zip file"), say("its records are too large once unpacked."))
     texts = []
+    left = MAX_UNZIPPED
     for member in sorted(records, key=lambda m: m.filename):
         try:
-            texts.append((member.filename, archive.read(member)))
+            text = _unpacked(archive, member, left)
         except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError) as error:
             raise BatchProblem(
                 member.filename, say("it cannot be unpacked (%(error)s).", error=str(error))
             ) from None
+        left -= len(text)
+        texts.append((member.filename, text))
     return texts
+
+
+UNPACK_STEP = 64 * 1024
+"""How many bytes of a zip's record are inflated at a time."""
+
+
+def _unpacked(archive: zipfile.ZipFile, member: zipfile.ZipInfo, most: int) -> bytes:
+    """The record ``member`` inflated a step at a time, its bytes counted as they come: more
+    than ``most``, or more than its header said, is refused at once.
+
+    The sizes in a zip are what its maker wrote: a small file claiming a small record can
+    inflate to gigabytes, and reading it whole (``ZipFile.read``) holds them all in memory
+    before the header's size cuts them short. Read in steps, it never holds more than one
+    step beyond what is kept."""
+    parts: list[bytes] = []
+    size = 0
+    with archive.open(member) as stream:
+        while step := stream.read(UNPACK_STEP):
+            size += len(step)
+            if size > most or size > member.file_size:
+                raise BatchProblem(
+                    member.filename, say("it is larger unpacked than a record can be.")
+                )
+            parts.append(step)
+    return b"".join(parts)
 
 
 def _records(content: bytes) -> list[tuple[int | None, bytes]]:
