@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from typing import cast
-from urllib.parse import urlencode
+from urllib.parse import unquote, urlencode, urlsplit
 
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
@@ -265,9 +265,23 @@ def speaking(code: str) -> Iterator[None]:
 
 
 def _safe_next(target: str | None) -> str:
-    """Where the switcher returns to: a path of this site, never another site."""
-    if not target or not target.startswith("/") or target.startswith(("//", "/\\")):
-        return url_for("games.index")
+    """Where the switcher returns to: a path of this site, never another site.
+
+    Browsers read a URL loosely: they drop tabs and line breaks anywhere in it and take a
+    backslash for a slash, so "/<tab>/evil.example" is "//evil.example" to them, another site.
+    A path of this site is printable ASCII (the site writes every other character
+    percent-encoded), so anything else is refused before it is looked at as a URL, and so is
+    a control character or backslash hidden behind percent-encoding; then it must be a path
+    alone: no scheme, no host, one leading slash."""
+    home = url_for("games.index")
+    if not target or not all("!" <= c <= "~" for c in target):
+        return home
+    decoded = unquote(target)
+    if "\\" in decoded or any(c < " " or c == "\x7f" for c in decoded):
+        return home
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc or not target.startswith("/") or target.startswith("//"):
+        return home
     return target
 
 

@@ -92,7 +92,24 @@ def test_the_switcher_on_every_page_sets_a_choice_that_wins_from_then_on(
 
 
 @pytest.mark.parametrize(
-    "target", ["//evil.example/", "https://evil.example/", "/\\evil.example", "evil", ""]
+    "target",
+    [
+        "//evil.example/",
+        "https://evil.example/",
+        "/\\evil.example",
+        "evil",
+        "",
+        # Browsers drop tabs and line breaks from a URL: "/\t/evil" is "//evil" to them.
+        "/\t/evil.example",
+        "/\n/evil.example",
+        "/\r\nSet-Cookie: session=x",
+        "/%09/evil.example",
+        " //evil.example",
+        "\x00/evil.example",
+        "/games\x7f",
+        "javascript:alert(1)",
+        "/\u3000/evil.example",
+    ],
 )
 def test_the_switcher_never_sends_the_reader_to_another_site(
     client: FlaskClient, target: str
@@ -100,6 +117,13 @@ def test_the_switcher_never_sends_the_reader_to_another_site(
     answer = client.get("/language/sv", query_string={"next": target})
     assert answer.status_code == 303
     assert answer.headers["Location"] == "/"
+
+
+@pytest.mark.parametrize("target", ["/rules", "/games/new?preset=fives-up", "/clubs/x#games"])
+def test_the_switcher_returns_to_a_page_of_the_site(client: FlaskClient, target: str) -> None:
+    answer = client.get("/language/sv", query_string={"next": target})
+    assert answer.status_code == 303
+    assert answer.headers["Location"] == target
 
 
 def test_an_unknown_language_is_a_404_and_sets_nothing(client: FlaskClient) -> None:
