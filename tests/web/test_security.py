@@ -324,6 +324,32 @@ def test_a_form_sent_from_another_site_is_refused_and_stores_nothing(
     assert table.seq() == seq + 1
 
 
+def test_a_form_from_another_site_never_replaces_the_visitors_session(
+    make_client: Callable[..., FlaskClient],
+) -> None:
+    """A cross-site POST reaches the site without the visitor's cookie (SameSite=Lax), so the
+    page refusing it made a new session and sent it: the visitor's My games was wiped. No
+    answer to another site's request sets a cookie, with or without Sec-Fetch-Site."""
+    phone = make_client(WTF_CSRF_ENABLED=True)
+    for headers in (
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "same-site"},
+        {"Origin": "https://evil.example"},  # a browser that sends no Sec-Fetch-Site
+    ):
+        refused = phone.post(
+            "/games/new", data={"player1": "Eve", "player2": "Mal"}, headers=headers
+        )
+        assert refused.status_code in (400, 403), headers
+        assert "Set-Cookie" not in refused.headers, headers
+    # A form of the site itself still gets its fresh session.
+    own = phone.post(
+        "/games/new",
+        data={"player1": "Ann", "player2": "Bob"},
+        headers={"Origin": "http://localhost"},
+    )
+    assert own.status_code == 400 and "Set-Cookie" in own.headers
+
+
 # -- the secret key file -------------------------------------------------------------------
 
 

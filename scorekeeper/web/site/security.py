@@ -17,6 +17,7 @@ Settings (in ``instance/config.py`` or the environment with the ``SCOREKEEPER_``
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from urllib.parse import urlsplit
 
 from flask import Flask, Response, abort, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
@@ -64,16 +65,33 @@ def add_security_headers(response: Response) -> Response:
     return response
 
 
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def from_another_site() -> bool:
+    """Whether the request is a change sent by another site's page.
+
+    Browsers name where a request comes from in ``Sec-Fetch-Site``; one too old to send it
+    still names the sending page's origin in ``Origin`` on a POST, whose host name (the port
+    left aside: a proxy may pass the host without it) must be this site's."""
+    if request.method in SAFE_METHODS:
+        return False
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site.lower() in CROSS_SITE
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return False
+    return origin == "null" or urlsplit(origin).hostname != urlsplit(f"//{request.host}").hostname
+
+
 def refuse_cross_site_writes() -> None:
     """Refuse a change sent by another site's page (rule: writes come from this site only).
 
-    Browsers name where a request comes from in ``Sec-Fetch-Site``. This stands in for
-    Flask-WTF's check of the ``Referer`` header over HTTPS, which cannot work here: the pages
-    tell browsers to send no referrer at all.
+    This stands in for Flask-WTF's check of the ``Referer`` header over HTTPS, which cannot
+    work here: the pages tell browsers to send no referrer at all.
     """
-    if request.method in ("GET", "HEAD", "OPTIONS"):
-        return
-    if request.headers.get("Sec-Fetch-Site", "").lower() in CROSS_SITE:
+    if from_another_site():
         abort(403, description=CROSS_SITE_EXPLANATION)
 
 
@@ -85,6 +103,14 @@ class SessionCookies(SecureCookieSessionInterface):
         """``Secure`` when SESSION_COOKIE_SECURE says so or the request's scheme is https."""
         forced = bool(app.config["SESSION_COOKIE_SECURE"])
         return forced or (has_request_context() and request.is_secure)
+
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        """Never for another site's request: it came without the visitor's cookie (SameSite),
+        so the session it made (a form token for the page refusing it) is a new, empty one,
+        and sending it would replace the visitor's, and their games with it."""
+        if has_request_context() and from_another_site():
+            return
+        super().save_session(app, session, response)
 
     def get_expiration_time(self, app: Flask, session: SessionMixin) -> datetime:
         """Every session cookie lasts PERMANENT_SESSION_LIFETIME after it last changed.
