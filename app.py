@@ -19,6 +19,7 @@ from scorekeeper.web import htmx, languages, paper, rendered, sharing, table
 from scorekeeper.web.clubs import pages as clubs
 from scorekeeper.web.data import changes, database, doors, replayed
 from scorekeeper.web.drawing import charts, dominoes, fragments
+from scorekeeper.web.routes import SiteRequest
 from scorekeeper.web.site import (
     cli,
     compression,
@@ -143,6 +144,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         static_folder="static",
     )
     app.jinja_environment = templating.Environment  # before the environment is first made
+    app.request_class = SiteRequest  # each route's own body limit (routes.Route.max_body)
     # The instance folder holds the database and the secret key: its owner's alone when new.
     os.makedirs(app.instance_path, mode=0o700, exist_ok=True)
     app.config.from_mapping(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar
 
-from flask import current_app, request
+from flask import Request, current_app, request
 from flask.globals import request_ctx
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 from werkzeug.routing import Map
@@ -38,13 +38,17 @@ class Route:
     watch: bool = False
     """Behind a watch link: nothing can be sent to it, and a wrong method is answered as a
     missing key would be."""
+    max_body: int | None = None
+    """The largest request body it takes, in bytes, if not the site's ``MAX_CONTENT_LENGTH``:
+    read by :class:`SiteRequest` before anything reads the body (the form token's check
+    included)."""
 
 
 PLAIN = Route()
 """A route that is none of these (and what a request that reaches no route gets)."""
 
 
-def route(**facts: bool) -> Callable[[View], View]:
+def route(**facts: Any) -> Callable[[View], View]:
     """Say what the decorated view is: ``@route(entry=True, changes_game=True)``."""
     said = Route(**facts)
 
@@ -59,6 +63,29 @@ def route_of(endpoint: str | None) -> Route:
     """What the route of ``endpoint`` is (``PLAIN`` for none, or one that said nothing)."""
     view = current_app.view_functions.get(endpoint or "")
     return getattr(view, "route", PLAIN)
+
+
+class SiteRequest(Request):
+    """Flask's request, whose body limit is its route's (``Route.max_body``): one limit per
+    route, known from the URL alone, whoever reads the body first."""
+
+    @property
+    def max_content_length(self) -> int | None:
+        own = route_of(self.endpoint).max_body if self.url_rule is not None else None
+        return own if own is not None else Request.max_content_length.fget(self)  # type: ignore[attr-defined]
+
+    @max_content_length.setter
+    def max_content_length(self, value: int | None) -> None:
+        self._max_content_length = value
+
+    @property
+    def max_form_memory_size(self) -> int | None:
+        own = route_of(self.endpoint).max_body if self.url_rule is not None else None
+        return own if own is not None else Request.max_form_memory_size.fget(self)  # type: ignore[attr-defined]
+
+    @max_form_memory_size.setter
+    def max_form_memory_size(self, value: int | None) -> None:
+        self._max_form_memory_size = value
 
 
 def requested() -> tuple[Route, Mapping[str, Any]]:

@@ -219,19 +219,11 @@ def new_game(key: str) -> Answer:
 
 IMPORT_BODY = 16 * 1024 * 1024
 """The largest club import: a batch of a club's games (a whole club's JSON Lines is a few
-megabytes); every other request stays within the app's 1 MiB."""
-
-
-@bp.before_request
-def _room_for_a_batch() -> None:
-    """Let a club's import be larger than other requests, the file and the pasted text."""
-    if request.endpoint == "clubs.import_games":
-        request.max_content_length = IMPORT_BODY
-        request.max_form_memory_size = IMPORT_BODY
+megabytes, some 12 KB a game); every other request stays within the app's 1 MiB."""
 
 
 @bp.route("/clubs/<key:key>/import", methods=["GET", "POST"])
-@route(starts_games=True)
+@route(starts_games=True, max_body=IMPORT_BODY)
 def import_games(key: str) -> Answer:
     """Import records into the club: one, a JSON Lines file or a zip, all or none."""
     door = club_or_404(key)
