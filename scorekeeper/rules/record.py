@@ -335,13 +335,36 @@ def _only_text(data: object) -> object:
     return data
 
 
+MOST_DIGITS = 20
+"""No number in a game record is longer (a score, a target, a pip total: a few digits)."""
+
+
+def _bounded_int(digits: str) -> int:
+    """An integer of the JSON text; one too long for any field of a record is refused before
+    it is read (Python refuses to read more than 4,300 digits, with a ValueError)."""
+    if len(digits.lstrip("-")) > MOST_DIGITS:
+        raise MalformedInput(
+            say(
+                "The record holds a number of %(digits)s digits: no number in a game record "
+                "is that long.",
+                digits=len(digits.lstrip("-")),
+            )
+        )
+    return int(digits)
+
+
 def parse_json(text: str | bytes) -> object:
     """Parse JSON text, refusing what is not JSON (or not Unicode text) with rule ``record``."""
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8-sig")
         return _only_text(
-            json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_no_constants)
+            json.loads(
+                text,
+                object_pairs_hook=_no_duplicate_keys,
+                parse_constant=_no_constants,
+                parse_int=_bounded_int,
+            )
         )
     except UnicodeDecodeError:
         raise MalformedInput(say("The record is not UTF-8 text.")) from None

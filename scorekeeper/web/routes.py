@@ -67,7 +67,8 @@ def route_of(endpoint: str | None) -> Route:
 
 class SiteRequest(Request):
     """Flask's request, whose body limit is its route's (``Route.max_body``): one limit per
-    route, known from the URL alone, whoever reads the body first."""
+    route, known from the URL alone, whoever reads the body first; and whose body is a form or
+    nothing (see :attr:`is_json`)."""
 
     @property
     def max_content_length(self) -> int | None:
@@ -86,6 +87,13 @@ class SiteRequest(Request):
     @max_form_memory_size.setter
     def max_form_memory_size(self, value: int | None) -> None:
         self._max_form_memory_size = value
+
+    @property
+    def is_json(self) -> bool:
+        """Never: the site takes forms, not JSON. Flask-WTF reads a JSON body as a form when
+        the request says it is one, and a body that was not a JSON object broke the form, in
+        the page refusing it too (a 500); read as a form, it is an empty one, refused."""
+        return False
 
 
 def requested() -> tuple[Route, Mapping[str, Any]]:
