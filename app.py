@@ -135,6 +135,15 @@ def _versioned_static(app: Flask) -> None:
         values["v"] = _file_version(path, modified)
 
 
+def _private_instance_folder(path: str) -> None:
+    """The instance folder holds the database and the secret key: its owner's alone (0700),
+    when new and also when a checkout made it 0755, if this process owns it."""
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    folder = os.stat(path)
+    if folder.st_uid == os.getuid() and folder.st_mode & 0o077:
+        os.chmod(path, 0o700)
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Create the app: configuration from the instance folder and the environment."""
     app = Flask(
@@ -145,8 +154,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     app.jinja_environment = templating.Environment  # before the environment is first made
     app.request_class = SiteRequest  # each route's own body limit (routes.Route.max_body)
-    # The instance folder holds the database and the secret key: its owner's alone when new.
-    os.makedirs(app.instance_path, mode=0o700, exist_ok=True)
+    _private_instance_folder(app.instance_path)
     app.config.from_mapping(
         SECRET_KEY=None,
         SQLALCHEMY_DATABASE_URI="sqlite:///"

@@ -34,6 +34,18 @@ def name_problem(name: str) -> Message | None:
     return None
 
 
+def control_problem(text: str) -> Message | None:
+    """Why ``text`` (a club's name) cannot be a name: a control character; or None."""
+    for character in text:
+        if unicodedata.category(character) in _NOT_IN_A_NAME:
+            return say(
+                "A name cannot hold control characters such as a tab, a line break or a NUL "
+                "byte (this one holds %(code)s).",
+                code=f"U+{ord(character):04X}",
+            )
+    return None
+
+
 def name_key(name: str) -> str:
     """What two spellings of one player's name share: ``" ann "``, ``"Ann"`` and ``"ANN"`` are
     one player. Surrounding spaces go, case is folded (``casefold``, so ``"Straße"`` is

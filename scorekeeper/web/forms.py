@@ -12,7 +12,7 @@ from flask_wtf import FlaskForm
 from wtforms import Field
 from wtforms.validators import ValidationError
 
-from scorekeeper.rules.names import name_problem
+from scorekeeper.rules.names import control_problem, name_problem
 from scorekeeper.web.languages import lazy_gettext as _l
 from scorekeeper.web.languages import said
 
@@ -44,6 +44,15 @@ class SiteForm(FlaskForm):
     class Meta:
         def get_translations(self, form: object) -> _SiteCatalog:
             return _SiteCatalog()
+
+
+def plain_text(form: FlaskForm, field: Field) -> None:
+    """A name that is not a player's (a club's): no control characters (its length is its
+    own field's Length)."""
+    if field.data:
+        problem = control_problem(field.data.strip())
+        if problem is not None:
+            raise ValidationError(said(problem))
 
 
 def plain_name(form: FlaskForm, field: Field) -> None:

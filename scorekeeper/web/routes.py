@@ -38,6 +38,9 @@ class Route:
     watch: bool = False
     """Behind a watch link: nothing can be sent to it, and a wrong method is answered as a
     missing key would be."""
+    shows_keys: bool = False
+    """Shows edit links that its URL does not hold (My games): kept out of every cache, as
+    every page behind an edit key is."""
     max_body: int | None = None
     """The largest request body it takes, in bytes, if not the site's ``MAX_CONTENT_LENGTH``:
     read by :class:`SiteRequest` before anything reads the body (the form token's check

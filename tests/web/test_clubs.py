@@ -225,7 +225,13 @@ def test_a_club_has_an_edit_link_and_a_watch_link_that_changes_nothing(client: F
 def test_a_club_needs_a_name(client: FlaskClient):
     refused = client.post("/clubs/new", data={"name": "  "})
     assert refused.status_code == 422
-    assert client.post("/clubs/new", data={"name": "a\x00b"}).status_code == 422
+    control = client.post("/clubs/new", data={"name": "a\x00b"})
+    assert control.status_code == 422
+    assert "A name cannot hold control characters" in control.get_data(as_text=True)
+    # A club's name may be longer than a player's (80 characters, not 40), and is told so.
+    assert client.post("/clubs/new", data={"name": "C" * 60}).status_code == 303
+    long = html.unescape(client.post("/clubs/new", data={"name": "C" * 81}).get_data(as_text=True))
+    assert "cannot be longer than 80 characters" in long and "A player's name" not in long
 
 
 # -- the roster -------------------------------------------------------------------------------

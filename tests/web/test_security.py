@@ -366,6 +366,39 @@ def test_a_new_secret_key_file_is_readable_by_its_owner_only(tmp_path: Path) -> 
     assert f"SECRET_KEY = {instance.config['SECRET_KEY']!r}" in path.read_text()
 
 
+def test_an_instance_folder_a_checkout_made_0755_is_its_owners_alone(tmp_path: Path) -> None:
+    folder = tmp_path / "instance"
+    folder.mkdir(mode=0o755)
+    folder.chmod(0o755)  # as git leaves a tracked folder
+    app_module._private_instance_folder(str(folder))
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    made = tmp_path / "new"
+    old = os.umask(0)
+    try:
+        app_module._private_instance_folder(str(made))
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(made.stat().st_mode) == 0o700
+
+
+def test_pages_holding_edit_keys_are_never_stored(client: FlaskClient) -> None:
+    """Behind an edit key (a game's, a club's) or listing them (My games): no-store, so that
+    Back on a shared phone or a cache on the way cannot show them again."""
+    table = new_game(client, ["Ann", "Bob"])
+    club = client.post("/clubs/new", data={"name": "C"}).headers["Location"]
+    watch = (
+        client.get(table.url)
+        .get_data(as_text=True)
+        .split('id="watch-link" type="url" value="http://localhost')[1]
+        .split('"')[0]
+    )
+    for path in ("/", table.url, f"{table.url}/log", f"{table.url}/record.json", club,
+                 f"{club}/players"):  # fmt: skip
+        assert client.get(path).headers.get("Cache-Control") == "no-store", path
+    for path in (watch, f"{watch}/log", "/rules", "/games/new"):
+        assert "no-store" not in (client.get(path).headers.get("Cache-Control") or ""), path
+
+
 def test_an_existing_world_readable_config_is_tightened(tmp_path: Path) -> None:
     path = tmp_path / "config.py"
     path.write_text("SQLALCHEMY_DATABASE_URI = 'sqlite:///club.sqlite'\n")

@@ -12,7 +12,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange
 
 from scorekeeper.rules.names import MAX_NAME
 from scorekeeper.web.data.clubs import MAX_CLUB_NAME
-from scorekeeper.web.forms import SiteForm, plain_name
+from scorekeeper.web.forms import SiteForm, plain_name, plain_text
 from scorekeeper.web.languages import lazy_gettext as _l
 
 TOO_LONG = _l("Field cannot be longer than %(max)d characters.")
@@ -35,7 +35,7 @@ class ClubForm(SiteForm):
     name = StringField(
         _l("The club's name"),
         filters=[_stripped],
-        validators=[DataRequired(), Length(max=MAX_CLUB_NAME, message=TOO_LONG), plain_name],
+        validators=[DataRequired(), Length(max=MAX_CLUB_NAME, message=TOO_LONG), plain_text],
         description=_l("A family, a Tuesday club: whatever the players call themselves."),
     )
 

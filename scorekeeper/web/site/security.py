@@ -23,7 +23,9 @@ from flask import Flask, Response, abort, has_request_context, request
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from scorekeeper.web.data.loaded import WATCH
 from scorekeeper.web.languages import lazy_gettext as _l
+from scorekeeper.web.routes import requested
 
 CONTENT_SECURITY_POLICY = "; ".join(
     (
@@ -83,6 +85,18 @@ def from_another_site() -> bool:
     if origin is None:
         return False
     return origin == "null" or urlsplit(origin).hostname != urlsplit(f"//{request.host}").hostname
+
+
+def keep_keys_out_of_caches(response: Response) -> Response:
+    """``Cache-Control: no-store`` on every answer that carries an edit key: behind one (a
+    game's or a club's edit link), or listing them (My games). A shared phone's Back button
+    or a cache on the way must not show them again once the page is gone."""
+    route, values = requested()
+    key = values.get("key")
+    behind_edit_key = isinstance(key, str) and not route.watch and values.get("door") != WATCH
+    if route.shows_keys or behind_edit_key:
+        response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def refuse_cross_site_writes() -> None:
@@ -154,3 +168,4 @@ def init_app(app: Flask) -> None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=count, x_proto=count)  # type: ignore[method-assign]
     app.before_request(refuse_cross_site_writes)
     app.after_request(add_security_headers)
+    app.after_request(keep_keys_out_of_caches)

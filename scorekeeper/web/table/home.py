@@ -13,6 +13,7 @@ from scorekeeper.web.data.club_doors import my_clubs
 from scorekeeper.web.data.doors import forget, my_games
 from scorekeeper.web.htmx import Answer
 from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.routes import route
 from scorekeeper.web.table.blueprint import bp
 from scorekeeper.web.table.deleting import recently_deleted
 from scorekeeper.web.table.forms import (
@@ -21,6 +22,7 @@ from scorekeeper.web.table.forms import (
 
 
 @bp.get("/")
+@route(shows_keys=True)
 def index() -> str:
     """This browser's games: those in progress and those finished (never anyone else's)."""
     games = my_games()
