@@ -24,6 +24,7 @@ from scorekeeper.web.data.loaded import WATCH
 from scorekeeper.web.htmx import TITLES, ErrorAnswer, is_htmx, render_error
 from scorekeeper.web.languages import lazy_gettext as _l
 from scorekeeper.web.routes import requested
+from scorekeeper.web.site.ratelimits import guessing_refused
 
 EXPLANATIONS = {
     400: _l("The request could not be understood. Go back, reload the page and try again."),
@@ -74,6 +75,10 @@ def handle_http(error: HTTPException) -> ErrorAnswer | HTTPException:
         explanation = WERKZEUG[code]
     if error.description == NO_GAME:
         explanation = NO_GAME
+    if code == 404:
+        refused = guessing_refused()
+        if refused is not None:
+            return refused
     rendered = render_error(code, explanation)
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         rendered[2]["Allow"] = ", ".join(error.valid_methods)

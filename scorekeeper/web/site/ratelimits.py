@@ -20,10 +20,10 @@ from collections.abc import Callable
 from flask import Flask, current_app, request
 from flask.wrappers import Response
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
-from limits import parse_many
+from limits import RateLimitItem, parse_many
 
 from scorekeeper.web import languages
-from scorekeeper.web.htmx import render_error
+from scorekeeper.web.htmx import ErrorAnswer, render_error
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import lazy_gettext as _l
 from scorekeeper.web.languages import ngettext
@@ -32,11 +32,13 @@ from scorekeeper.web.routes import Route, keyed_prefixes, route_of
 DEFAULT_LIMITS = {
     # Every POST from one address, whatever it changes: several tables may share an address.
     "RATELIMIT_WRITES": "30 per second; 200000 per day",
-    # Starting, importing or rematching a game, from one address.
-    "RATELIMIT_NEW_GAMES": "30 per minute; 300 per day",
+    # Starting, importing or rematching a game, from one address: a club night starts 30
+    # tables or more within a minute behind one router.
+    "RATELIMIT_NEW_GAMES": "60 per minute; 600 per day",
     # The entries (plays, draws, undo, ...) of one game, whoever sends them.
     "RATELIMIT_ENTRIES": "10 per second; 20000 per day",
-    # Answers "no such game" under /games/ and /watch/, to one address: guessing links.
+    # Answers "no such game" under /games/, /watch/ and /clubs/, to one address: guessing
+    # links. Past it only more unknown keys are refused: real games still answer everyone.
     "RATELIMIT_UNKNOWN_KEYS": "60 per minute",
 }
 """The limits and their defaults; each setting is a Flask-Limiter limit string."""
@@ -110,9 +112,32 @@ def _not_an_entry() -> bool:
     return request.method != "POST" or not _this_route().changes_game
 
 
-def _not_under_games() -> bool:
-    """Not at an address that carries a game's or a club's key (well shaped or not)."""
-    return not request.path.startswith(keyed_prefixes())
+def under_keys() -> bool:
+    """At an address that carries a game's or a club's key (well shaped or not)."""
+    return request.path.startswith(keyed_prefixes())
+
+
+def guessing_refused() -> ErrorAnswer | None:
+    """Count an answer "no such game" (or club) against the client's address; past
+    RATELIMIT_UNKNOWN_KEYS, the 429 to send instead.
+
+    Counted where the answer is known, not before every request: one client guessing keys
+    behind a club's router must not lock the honest tables behind it out of their own games,
+    which are found and never counted. A store that fails counts nothing (as the others)."""
+    limiter: Limiter = current_app.extensions[EXTENSION]
+    if not limiter.enabled or not under_keys():
+        return None
+    address = client_address()
+    items = parse_many(str(current_app.config["RATELIMIT_UNKNOWN_KEYS"]))
+    try:
+        strategy = limiter.limiter
+        over = [item for item in items if not strategy.hit(item, "scorekeeper", "keys", address)]
+        if not over:
+            return None
+        reset = strategy.get_window_stats(over[0], "scorekeeper", "keys", address).reset_time
+    except Exception:
+        return None
+    return _too_many("RATELIMIT_UNKNOWN_KEYS", over[0], reset)
 
 
 def _starts_or_tries(response: Response) -> bool:
@@ -126,10 +151,6 @@ def _starts_or_tries(response: Response) -> bool:
 def _found(response: Response) -> bool:
     """An entry counts unless the game was not found (counted as an unknown key) or refused."""
     return response.status_code not in (404, 429)
-
-
-def _not_found(response: Response) -> bool:
-    return response.status_code == 404
 
 
 def _limit(
@@ -157,16 +178,19 @@ def _limit(
     )
 
 
-def handle_rate_limited(error: RateLimitExceeded) -> tuple[str, int, dict[str, str]]:
+def handle_rate_limited(error: RateLimitExceeded) -> ErrorAnswer:
     """A request over a limit: 429 with how long to wait, in words and in ``Retry-After``."""
     limiter: Limiter = current_app.extensions[EXTENSION]
     current = limiter.current_limit
-    wait = 1
-    if current is not None:
-        wait = max(1, math.ceil(current.reset_at - time.time()))
+    reset = time.time() + 1 if current is None else current.reset_at
     scope = error.limit.scope if isinstance(error.limit.scope, str) else ""
-    what = WHAT.get("RATELIMIT_" + scope.upper(), ANY)
-    rule = error.limit.limit
+    return _too_many("RATELIMIT_" + scope.upper(), error.limit.limit, reset)
+
+
+def _too_many(setting: str, rule: RateLimitItem, reset: float) -> ErrorAnswer:
+    """The 429 page of a limit (``setting``'s ``rule``) that opens again at ``reset``."""
+    wait = max(1, math.ceil(reset - time.time()))
+    what = WHAT.get(setting, ANY)
     limit = _per(languages.number(rule.amount), rule.get_expiry())
     explanation = " ".join(
         (
@@ -232,7 +256,6 @@ def init_app(app: Flask) -> None:
             _limit(app, "RATELIMIT_WRITES", _not_a_write),
             _limit(app, "RATELIMIT_NEW_GAMES", _not_a_new_game, _starts_or_tries),
             _limit(app, "RATELIMIT_ENTRIES", _not_an_entry, _found, key=game_bucket),
-            _limit(app, "RATELIMIT_UNKNOWN_KEYS", _not_under_games, _not_found),
         ],
         headers_enabled=False,
         key_prefix="scorekeeper",
