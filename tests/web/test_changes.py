@@ -14,6 +14,8 @@ from itertools import islice
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
 
 from app import create_app
 from scorekeeper.web.data import changes
@@ -290,3 +292,28 @@ def test_a_change_between_opening_and_following_is_not_missed(
 
     monkeypatch.setattr(games, "followed", stale)
     assert versions(stream(client, table.url), 1) == [page_version(table.page())]
+
+
+def test_a_database_server_restart_costs_no_request(app: Flask, client: FlaskClient) -> None:
+    """PostgreSQL restarted (every connection of the pool closed by the server): the next
+    request finds its connection dead before using it and takes a new one; no 503."""
+    if not OTHER_DATABASE:
+        pytest.skip("a server that restarts is PostgreSQL's")
+    table = started(client)
+    assert client.get(table.url).status_code == 200  # a connection in the pool
+    with app.app_context():
+        url = db.engine.url
+    outside = create_engine(url, poolclass=NullPool)  # a connection of no pool of the app's
+    try:
+        with outside.begin() as connection:
+            ended = connection.execute(
+                text(
+                    "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()) AS ended"
+                )
+            ).scalar_one()
+    finally:
+        outside.dispose()
+    assert ended >= 1, "the app's pooled connection was ended"
+    assert client.get(table.url).status_code == 200
+    assert table.play("5-5").status_code == 303

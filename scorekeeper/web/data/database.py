@@ -141,6 +141,12 @@ def begin_immediate(connection: Connection) -> None:
 
 def init_app(app: Flask) -> None:
     """Attach the database, migrations (lazily) and CSRF protection to ``app``."""
+    if not str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
+        # A database server that restarted has closed every pooled connection: each is
+        # checked as it is taken (a round trip) and a dead one replaced, instead of the first
+        # request of each worker failing with 503.
+        options = app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {})
+        options.setdefault("pool_pre_ping", True)
     db.init_app(app)
     app.extensions["migrate"] = LazyMigrations(app)
     app.cli.add_command(migrate_commands)
