@@ -591,6 +591,7 @@ def test_a_club_export_over_a_mebibyte_imports_with_the_forms_token_checked(
         content_type="multipart/form-data",
     )
     assert refused.status_code == 413
+    assert "larger than 16 MB, the most this address accepts" in refused.get_data(as_text=True)
     # Every other form keeps the site's 1 MiB.
     assert phone.post("/clubs/new", data={"name": "y" * 1_100_000}).status_code == 413
 

@@ -18,6 +18,7 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy import exc as sql_errors
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
 
+from scorekeeper.web import languages
 from scorekeeper.web.data.database import db
 from scorekeeper.web.data.doors import NO_GAME, hides_key
 from scorekeeper.web.data.loaded import WATCH
@@ -30,7 +31,7 @@ EXPLANATIONS = {
     400: _l("The request could not be understood. Go back, reload the page and try again."),
     404: _l("There is no such page or game."),
     405: _l("This address does not accept that kind of request."),
-    413: _l("What was sent is larger than 1 MB, the most this app accepts."),
+    413: _l("What was sent is larger than %(size)s MB, the most this address accepts."),
     500: _l("The app failed to answer; nothing was stored. Reload the page and try again."),
     503: _l(
         "The database is busy or cannot be reached just now: nothing was stored. "
@@ -79,6 +80,10 @@ def handle_http(error: HTTPException) -> ErrorAnswer | HTTPException:
         refused = guessing_refused()
         if refused is not None:
             return refused
+    if code == 413:
+        # Its own route's limit (a club's import takes more than a form), in MB.
+        most = request.max_content_length or 0
+        explanation = str(EXPLANATIONS[413]) % {"size": languages.number(round(most / 2**20))}
     rendered = render_error(code, explanation)
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         rendered[2]["Allow"] = ", ".join(error.valid_methods)
