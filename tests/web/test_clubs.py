@@ -29,6 +29,7 @@ from scorekeeper.web.clubs.batch import BatchProblem, read_batch
 from scorekeeper.web.data.database import db
 from scorekeeper.web.data.models import GameRow
 from tests.web.webforms import read_forms
+from tests.web.webtable import new_game
 
 KEY = r"[A-Za-z0-9_-]{22}"
 NEW_GAME = {
@@ -763,3 +764,23 @@ def test_a_full_roster_takes_no_one_more(client: FlaskClient, monkeypatch: pytes
     assert full.status_code == 422
     assert "The roster is full: a club has at most 2 players." in full.get_data(as_text=True)
     assert 'data-roster-player="Cy"' not in client.get(f"{club}/players").get_data(as_text=True)
+
+
+def test_the_operator_sees_how_big_the_data_is(client: FlaskClient, runner):
+    club = new_club(client, "Tuesday")
+    import_into(client, club, jsonl(simulated_records(range(4))))
+    table = new_game(client, ["Ann", "Bob"])
+    assert table.post("lead", {"how": "seat", "leader": "0"}).status_code == 303
+    assert table.post("undo", {}).status_code == 303
+    shown = runner.invoke(args=["stats"])
+    assert shown.exit_code == 0, shown.output
+    lines = shown.output.splitlines()
+    assert re.match(r"Database: .+, [\d.]+ (KB|MB) on disk\.", lines[0]), lines[0]
+    games = re.search(r"Games: (\d+) \((\d+) finished, (\d+) in clubs, 0 deleted", shown.output)
+    assert games is not None, shown.output
+    imported = len(re.findall(r"data-club-game=", client.get(club).get_data(as_text=True)))
+    assert int(games.group(1)) == imported + 1 and int(games.group(3)) == imported
+    assert re.search(r"Events: \d+ \(1 undone\), [\d.]+ (KB|MB) of entries\.", shown.output)
+    assert "Clubs: 1, with" in shown.output
+    assert "Largest games (events, watch key):" in shown.output
+    assert re.search(r"Largest clubs \(games\):\n +\d+  Tuesday", shown.output)

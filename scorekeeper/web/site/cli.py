@@ -1,5 +1,6 @@
 """Command-line commands: ``flask --app app replay RECORD.json``, ``flask --app app games``,
-``flask --app app backup PATH`` (a safe copy of the SQLite database while the app runs), and
+``flask --app app backup PATH`` (a safe copy of the SQLite database while the app runs),
+``flask --app app stats`` (how big the data is), and
 ``flask --app app serve``, which runs the app for the phones at a table."""
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ import segno
 from flask import Flask
 from flask.cli import ScriptInfo, with_appcontext
 from gunicorn.app.base import BaseApplication
-from sqlalchemy import select
+from sqlalchemy import Text, cast, func, inspect, select, text
 
 from scorekeeper.web.data import clubs, games
 from scorekeeper.web.data.database import db
-from scorekeeper.web.data.models import ClubRow
+from scorekeeper.web.data.models import ClubPlayerRow, ClubRow, EventRow, GameRow
 from scorekeeper.web.network import local_addresses
 from scorekeeper.web.site.replay_cli import replay_command
 
@@ -72,6 +73,78 @@ def clubs_command(base_url: str) -> None:
         click.echo(f"    edit:  {base}/clubs/{club.edit_key}")
         click.echo(f"    watch: {base}/clubs/watch/{club.watch_key}")
     click.echo(f"{len(every)} club{'' if len(every) == 1 else 's'}.")
+
+
+def _size(count: float) -> str:
+    """Bytes in words: "1.7 MB"."""
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if count < 1000 or unit == "GB":
+            return f"{count:.0f} {unit}" if unit == "bytes" else f"{count:.1f} {unit}"
+        count /= 1000
+    return f"{count:.1f} GB"
+
+
+def _database_bytes() -> tuple[str, int]:
+    """The database's kind and its size on disk (SQLite: the file and its write-ahead log)."""
+    url = db.engine.url
+    if url.get_backend_name() == "sqlite":
+        path = url.database or ""
+        size = sum(os.path.getsize(p) for p in (path, path + "-wal") if os.path.exists(p))
+        return f"SQLite at {path}", size
+    size = db.session.scalar(text("SELECT pg_database_size(current_database())")) or 0
+    return url.get_backend_name(), int(size)
+
+
+@click.command("stats")
+@with_appcontext
+def stats_command() -> None:
+    """How big this server's data is: the database on disk, its games, events and clubs, and
+    the largest of them (for the operator: where the space goes)."""
+    kind, size = _database_bytes()
+    click.echo(f"Database: {kind}, {_size(size)} on disk.")
+    if not inspect(db.engine).has_table(GameRow.__tablename__):
+        raise click.ClickException("It has no tables yet: run flask --app app db upgrade.")
+    count = func.count()
+    game_rows = db.session.execute(
+        select(count, func.count(GameRow.deleted_at), func.count(GameRow.club_id))
+    ).one()
+    finished = db.session.scalar(select(count).where(GameRow.status == "over"))
+    click.echo(
+        f"Games: {game_rows[0]} ({finished} finished, {game_rows[2]} in clubs,"
+        f" {game_rows[1]} deleted and waiting to be purged)."
+    )
+    stored = cast(EventRow.data, Text)
+    events = db.session.execute(
+        select(
+            count, func.count(EventRow.undone_at), func.coalesce(func.sum(func.length(stored)), 0)
+        )
+    ).one()
+    click.echo(f"Events: {events[0]} ({events[1]} undone), {_size(events[2])} of entries.")
+    clubs_count = db.session.scalar(select(func.count()).select_from(ClubRow))
+    players = db.session.scalar(select(func.count()).select_from(ClubPlayerRow))
+    click.echo(f"Clubs: {clubs_count}, with {players} players on their rosters.")
+    largest = db.session.execute(
+        select(GameRow.watch_key, GameRow.players, func.count(EventRow.id).label("events"))
+        .join(EventRow, EventRow.game_id == GameRow.id)
+        .group_by(GameRow.id)
+        .order_by(func.count(EventRow.id).desc())
+        .limit(5)
+    ).all()
+    if largest:
+        click.echo("Largest games (events, watch key):")
+        for watch_key, names, number in largest:
+            click.echo(f"    {number:>7}  {', '.join(names)}  ({watch_key})")
+    busiest = db.session.execute(
+        select(ClubRow.name, func.count(GameRow.id))
+        .join(GameRow, GameRow.club_id == ClubRow.id)
+        .group_by(ClubRow.id)
+        .order_by(func.count(GameRow.id).desc())
+        .limit(5)
+    ).all()
+    if busiest:
+        click.echo("Largest clubs (games):")
+        for name, number in busiest:
+            click.echo(f"    {number:>7}  {name}")
 
 
 NOT_SQLITE = (
@@ -193,4 +266,5 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(games_command)
     app.cli.add_command(clubs_command)
     app.cli.add_command(backup_command)
+    app.cli.add_command(stats_command)
     app.cli.add_command(serve_command)
