@@ -4,6 +4,8 @@ forms from other sites refused, and compressed responses whose ETags still answe
 
 from __future__ import annotations
 
+import base64
+import contextlib
 import gzip
 import os
 import re
@@ -15,6 +17,7 @@ import brotli
 import flask_migrate
 import pytest
 from flask import Flask, Response, request
+from flask.sessions import SecureCookieSessionInterface
 from flask.testing import FlaskClient
 from limits.storage import MemoryStorage
 from werkzeug.test import TestResponse
@@ -348,6 +351,44 @@ def test_a_form_from_another_site_never_replaces_the_visitors_session(
         headers={"Origin": "http://localhost"},
     )
     assert own.status_code == 400 and "Set-Cookie" in own.headers
+
+
+def _cookie(response: TestResponse) -> str:
+    header = response.headers["Set-Cookie"]
+    return header.split(";", 1)[0].split("=", 1)[1]
+
+
+def test_the_session_cookie_cannot_be_read_only_sent_back(client: FlaskClient, app: Flask) -> None:
+    """The cookie remembers the edit keys of the phone's games for a year: sealed, they cannot
+    be read off the phone or a proxy's log, and the phone still finds its games."""
+    table = new_game(client, ["Ann", "Bob"])
+    cookie = client.get_cookie(app.config["SESSION_COOKIE_NAME"])
+    assert cookie is not None
+    value = cookie.value
+    readable = [value]
+    for part in [value, *value.split(".")]:
+        with contextlib.suppress(ValueError):
+            readable.append(
+                base64.urlsafe_b64decode(part + "=" * (-len(part) % 4)).decode("latin-1")
+            )
+    assert not any(table.key in text for text in readable)
+    assert table.key in client.get("/").get_data(as_text=True), "My games still lists it"
+
+
+def test_a_cookie_from_before_sealing_is_still_read_then_sealed(app: Flask) -> None:
+    """A phone that kept a signed cookie from before keeps its games."""
+    phone = app.test_client()
+    table = new_game(phone, ["Ann", "Bob"])
+    with app.test_request_context():
+        signed = SecureCookieSessionInterface().get_signing_serializer(app)
+        assert signed is not None
+        old = signed.dumps({"games": [table.key]})
+    fresh = app.test_client()
+    fresh.set_cookie(app.config.get("SESSION_COOKIE_NAME", "session"), old)
+    assert table.key in fresh.get("/").get_data(as_text=True)
+    forgotten = fresh.post("/games/forget", data={"key": "x" * 22})
+    if "Set-Cookie" in forgotten.headers:
+        assert table.key not in _cookie(forgotten)
 
 
 # -- the secret key file -------------------------------------------------------------------

@@ -16,11 +16,17 @@ Settings (in ``instance/config.py`` or the environment with the ``SCOREKEEPER_``
 
 from __future__ import annotations
 
+import base64
+import hashlib
 from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import urlsplit
 
+from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 from flask import Flask, Response, abort, has_request_context, request
+from flask.json.tag import TaggedJSONSerializer
 from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from itsdangerous import URLSafeTimedSerializer
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper.web.data.loaded import WATCH
@@ -53,6 +59,9 @@ HEADERS = {
     "X-Frame-Options": "DENY",
 }
 """The headers every response carries."""
+
+session_json_serializer = TaggedJSONSerializer()
+"""How Flask writes a session as JSON (tuples, bytes, markup, dates kept)."""
 
 CROSS_SITE = frozenset({"cross-site", "same-site"})
 CROSS_SITE_EXPLANATION = _l(
@@ -109,9 +118,46 @@ def refuse_cross_site_writes() -> None:
         abort(403, description=CROSS_SITE_EXPLANATION)
 
 
+def _sealing_key(secret: str | bytes) -> bytes:
+    """A Fernet key of its own made from the app's secret key (never the signing key itself)."""
+    raw = secret.encode() if isinstance(secret, str) else secret
+    return base64.urlsafe_b64encode(hashlib.sha256(b"scorekeeper session sealing\0" + raw).digest())
+
+
+class SealedSerializer:
+    """The session as the cookie holds it: encrypted and authenticated (Fernet: AES and an
+    HMAC, with the time it was written), so the edit keys it remembers cannot be read off the
+    phone or a log, only sent back. A cookie written before sessions were sealed (signed, in
+    the clear) is still read, and sealed the next time the session changes."""
+
+    def __init__(self, secrets: list[str | bytes], signed: URLSafeTimedSerializer) -> None:
+        self.fernet = MultiFernet([Fernet(_sealing_key(secret)) for secret in secrets])
+        self.signed = signed
+
+    def dumps(self, data: dict[str, Any]) -> str:
+        return self.fernet.encrypt(session_json_serializer.dumps(data).encode()).decode()
+
+    def loads(self, value: str, max_age: int | None = None) -> Any:
+        try:
+            opened = self.fernet.decrypt(value.encode(), ttl=max_age)
+        except InvalidToken:
+            return self.signed.loads(value, max_age=max_age)  # BadSignature: a new session
+        return session_json_serializer.loads(opened.decode())
+
+
 class SessionCookies(SecureCookieSessionInterface):
-    """Flask's signed-cookie sessions; the cookie is ``Secure`` when the page came over HTTPS,
-    and it lasts: a phone keeps its games and its forms' CSRF secret across browser restarts."""
+    """Flask's cookie sessions, sealed (:class:`SealedSerializer`); the cookie is ``Secure``
+    when the page came over HTTPS, and it lasts: a phone keeps its games and its forms' CSRF
+    secret across browser restarts."""
+
+    def get_signing_serializer(self, app: Flask) -> SealedSerializer | None:  # type: ignore[override]
+        """The sealing serializer, with every secret key (the current first), and Flask's
+        signed one to read cookies from before sealing."""
+        signed = super().get_signing_serializer(app)
+        if signed is None or not app.secret_key:
+            return None
+        secrets = [app.secret_key, *reversed(app.config.get("SECRET_KEY_FALLBACKS") or [])]
+        return SealedSerializer(secrets, signed)
 
     def get_cookie_secure(self, app: Flask) -> bool:
         """``Secure`` when SESSION_COOKIE_SECURE says so or the request's scheme is https."""
