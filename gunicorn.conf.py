@@ -26,6 +26,8 @@ import gc
 
 from gunicorn.workers.base import Worker
 
+from scorekeeper.web.site.logs import InvalidRequestLines
+
 YOUNG_COLLECTION_EVERY = 50_000
 """New objects between two young collections (Python's default: 700)."""
 MIDDLE_COLLECTION_EVERY = 50
@@ -36,7 +38,9 @@ quarter more long-lived objects)."""
 
 
 def post_worker_init(worker: Worker) -> None:
-    """After the worker has loaded the app, before it serves: freeze and tune the collector."""
+    """After the worker has loaded the app, before it serves: freeze and tune the collector;
+    bound the lines its log gives to requests it cannot parse (scorekeeper/web/site/logs.py)."""
+    worker.log.error_log.addFilter(InvalidRequestLines())
     gc.collect()
     gc.freeze()
     gc.set_threshold(YOUNG_COLLECTION_EVERY, MIDDLE_COLLECTION_EVERY, FULL_COLLECTION_EVERY)
