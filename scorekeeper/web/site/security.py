@@ -1,5 +1,6 @@
-"""Safe to host: security headers on every response, the session cookie's flags, the proxy
-setting, and a refusal of forms sent from other sites.
+"""Safe to host: security headers on every response, ``no-store`` on every page that carries
+an edit key, the session cookie (sealed, its flags, never written for another site's
+request), the proxy setting, and a refusal of forms sent from other sites.
 
 Settings (in ``instance/config.py`` or the environment with the ``SCOREKEEPER_`` prefix):
 
