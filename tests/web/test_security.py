@@ -7,7 +7,10 @@ from __future__ import annotations
 import base64
 import contextlib
 import gzip
+import io
+import json
 import os
+import random
 import re
 import stat
 from collections.abc import Callable
@@ -24,6 +27,9 @@ from werkzeug.test import TestResponse
 
 import app as app_module
 from app import create_app
+from scorekeeper.rules import Setup
+from scorekeeper.rules.record import write_record
+from scorekeeper.rules.simulate import play_game
 from scorekeeper.web.data.database import db
 from scorekeeper.web.routes import route, route_of
 from scorekeeper.web.site.ratelimits import EXTENSION
@@ -812,3 +818,33 @@ def test_every_change_sent_to_a_game_is_counted_against_that_game(app: Flask) ->
                 assert said.watch, rule.rule
             if said.entry:
                 assert said.changes_game, rule.rule
+
+
+def test_an_address_stores_a_bounded_number_of_games_a_day(
+    make_client: Callable[..., FlaskClient],
+) -> None:
+    """A club import of many games counted one game: within the limits an address could
+    store half a gigabyte a day. Every game stored counts; past the limit, starting or
+    importing more is refused, and a refused import counts nothing."""
+    client = make_client(RATELIMIT_STORED_GAMES="5 per day")
+    club = client.post("/clubs/new", data={"name": "C"}).headers["Location"]
+    records = [write_record(play_game(Setup.create(["Ann", "Bob"], "all-fives", {"target": 60}),
+                                      random.Random(seed))) for seed in range(4)]  # fmt: skip
+    body = "".join(json.dumps(record) + "\n" for record in records)
+    sent = client.post(
+        f"{club}/import",
+        data={"records": (io.BytesIO(body.encode()), "games.jsonl")},
+        content_type="multipart/form-data",
+    )
+    assert sent.status_code == 303
+    refused = client.post(
+        f"{club}/import",
+        data={"records": (io.BytesIO(body.encode()), "games.jsonl")},
+        content_type="multipart/form-data",
+    )
+    assert refused.status_code == 422, "the same games again: refused, and not counted"
+    new_game(client, ["Ann", "Bob"])  # the fifth game stored
+    assert_too_many(
+        client.post("/games/new", data={"player1": "Cy", "player2": "Di", "leader": "table"}),
+        "Too many games were stored from your address",
+    )

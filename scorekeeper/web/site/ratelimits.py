@@ -11,18 +11,20 @@ reached the counts are kept in memory. ``RATELIMIT_ENABLED = False`` turns every
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import ipaddress
 import math
 import time
 from collections.abc import Callable
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, g, request
 from flask.wrappers import Response
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from limits import RateLimitItem, parse_many
 
 from scorekeeper.web import languages
+from scorekeeper.web.data.games import STORED_COUNT
 from scorekeeper.web.htmx import ErrorAnswer, render_error
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import lazy_gettext as _l
@@ -40,6 +42,9 @@ DEFAULT_LIMITS = {
     # Answers "no such game" under /games/, /watch/ and /clubs/, to one address: guessing
     # links. Past it only more unknown keys are refused: real games still answer everyone.
     "RATELIMIT_UNKNOWN_KEYS": "60 per minute",
+    # The games stored from one address, each game of an import counted: what an address
+    # can make the database hold in a day (a game is some 3.5 KB).
+    "RATELIMIT_STORED_GAMES": "2000 per day",
 }
 """The limits and their defaults; each setting is a Flask-Limiter limit string."""
 
@@ -52,6 +57,9 @@ WHAT = {
     "RATELIMIT_UNKNOWN_KEYS": _l(
         "Too many links to games that do not exist were opened from your address "
         "(at most %(limit)s)."
+    ),
+    "RATELIMIT_STORED_GAMES": _l(
+        "Too many games were stored from your address (at most %(limit)s)."
     ),
 }
 """What was too many, by setting; ``limit`` is the limit passed ("30 per second")."""
@@ -140,6 +148,44 @@ def guessing_refused() -> ErrorAnswer | None:
     return _too_many("RATELIMIT_UNKNOWN_KEYS", over[0], reset)
 
 
+STORED = STORED_COUNT
+
+
+def _stored_items() -> list[RateLimitItem]:
+    return parse_many(str(current_app.config["RATELIMIT_STORED_GAMES"]))
+
+
+def stored_games_refused() -> ErrorAnswer | None:
+    """Before a request that starts games: the 429 to send if its address has stored as many
+    games as RATELIMIT_STORED_GAMES allows (an import of 500 counts 500)."""
+    limiter: Limiter = current_app.extensions[EXTENSION]
+    if not limiter.enabled or not starts_a_game():
+        return None
+    address = client_address()
+    try:
+        strategy = limiter.limiter
+        for item in _stored_items():
+            if not strategy.test(item, "scorekeeper", STORED, address):
+                stats = strategy.get_window_stats(item, "scorekeeper", STORED, address)
+                return _too_many("RATELIMIT_STORED_GAMES", item, stats.reset_time)
+    except Exception:
+        return None
+    return None
+
+
+def count_stored(response: Response) -> Response:
+    """After a request that stored games (counted in ``g`` by ``games.create``): count them,
+    every one, unless the request failed (an import refused stores nothing)."""
+    count = g.pop(STORED, 0)
+    limiter: Limiter = current_app.extensions[EXTENSION]
+    if count and limiter.enabled and response.status_code < 400:
+        address = client_address()
+        with contextlib.suppress(Exception):
+            for item in _stored_items():
+                limiter.limiter.hit(item, "scorekeeper", STORED, address, cost=count)
+    return response
+
+
 def _starts_or_tries(response: Response) -> bool:
     """Every new-game or import POST counts except a 200 without a redirect: the new-game form
     shown again with another preset's defaults, which starts nothing."""
@@ -153,14 +199,8 @@ def _found(response: Response) -> bool:
     return response.status_code not in (404, 429)
 
 
-def _limit(
-    app: Flask,
-    setting: str,
-    exempt: Callable[[], bool],
-    deduct: Callable[[Response], bool] | None = None,
-    key: Callable[[], str] | None = None,
-) -> ApplicationLimit:
-    """One setting's limits, shared by every route under its own scope."""
+def _checked(app: Flask, setting: str) -> str:
+    """The limit ``setting`` says, or a clear error at start if it says none."""
     text = str(app.config[setting])
     try:
         if not parse_many(text):
@@ -169,6 +209,18 @@ def _limit(
         raise ValueError(
             f'{setting} must be a limit such as "10 per second; 20000 per day", not {text!r}'
         ) from None
+    return text
+
+
+def _limit(
+    app: Flask,
+    setting: str,
+    exempt: Callable[[], bool],
+    deduct: Callable[[Response], bool] | None = None,
+    key: Callable[[], str] | None = None,
+) -> ApplicationLimit:
+    """One setting's limits, shared by every route under its own scope."""
+    text = _checked(app, setting)
     return ApplicationLimit(
         text,
         scope=setting.removeprefix("RATELIMIT_").lower(),
@@ -244,6 +296,7 @@ def init_app(app: Flask) -> None:
     """Count requests against the limits and answer 429 past them."""
     for setting, default in DEFAULT_LIMITS.items():
         app.config.setdefault(setting, default)
+    _checked(app, "RATELIMIT_STORED_GAMES")
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("RATELIMIT_STRATEGY", "fixed-window")
     # A shared store that goes down (Redis restarting) must not take the club's tables with
@@ -265,4 +318,6 @@ def init_app(app: Flask) -> None:
     )
     limiter.init_app(app)
     app.extensions[EXTENSION] = limiter
+    app.before_request(stored_games_refused)
+    app.after_request(count_stored)
     app.register_error_handler(RateLimitExceeded, handle_rate_limited)
