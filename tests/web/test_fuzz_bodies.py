@@ -152,3 +152,33 @@ def test_no_query_value_is_a_500(
 ) -> None:
     response = client.get(played.url + path, query_string={name: value})
     assert response.status_code < 500, (path, name, value[:40])
+
+
+@pytest.fixture
+def club_paths(client: FlaskClient) -> list[str]:
+    """The pages of the site outside a game: its own, a club's (edit and watch links)."""
+    club = client.post("/clubs/new", data={"name": "C"}).headers["Location"]
+    page = client.get(club).get_data(as_text=True)
+    watch = re.search(r"/clubs/watch/[A-Za-z0-9_-]{22}", page)
+    assert watch is not None
+    return [
+        "/", "/rules", "/games/new", "/games/import", "/clubs/new", "/sheets/blank", "/offline",
+        club, f"{club}/players", f"{club}/new", f"{club}/import", f"{club}/games.csv",
+        watch.group(0), f"{watch.group(0)}/players",
+    ]  # fmt: skip
+
+
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    data=st.data(),
+    name=st.sampled_from(["sides", "preset", "players", "lang", "next", "hand", "page", "q", "v"]),
+    value=QUERY_VALUES,
+)
+def test_no_query_value_on_any_page_is_a_500(
+    client: FlaskClient, club_paths: list[str], data: Any, name: str, value: str
+) -> None:
+    path = data.draw(st.sampled_from(club_paths))
+    response = client.get(path, query_string={name: value})
+    assert response.status_code < 500, (path, name, value[:40])
