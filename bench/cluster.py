@@ -182,6 +182,7 @@ async def run(args: argparse.Namespace, database: str, redis: str) -> None:
         "SCOREKEEPER_RATELIMIT_WRITES": "100000 per second",
         "SCOREKEEPER_RATELIMIT_ENTRIES": "100000 per second",
         "SCOREKEEPER_RATELIMIT_NEW_GAMES": "100000 per minute",
+        "SCOREKEEPER_RATELIMIT_STORED_GAMES": "1000000 per day",
         "SCOREKEEPER_PROXY_FIX": "1",
     }
     servers = [Server(database, 1, 1, "", "gevent", settings) for _ in range(args.servers)]
