@@ -24,25 +24,33 @@ def name_problem(name: str) -> Message | None:
             most=MAX_NAME,
             length=len(name),
         )
-    for character in name:
-        if unicodedata.category(character) in _NOT_IN_A_NAME:
-            return say(
-                "A player's name cannot hold control characters such as a tab, a line break "
-                "or a NUL byte (this one holds %(code)s).",
-                code=f"U+{ord(character):04X}",
-            )
+    code = _control_character(name)
+    if code is not None:
+        return say(
+            "A player's name cannot hold control characters such as a tab, a line break "
+            "or a NUL byte (this one holds %(code)s).",
+            code=code,
+        )
     return None
 
 
 def control_problem(text: str) -> Message | None:
     """Why ``text`` (a club's name) cannot be a name: a control character; or None."""
+    code = _control_character(text)
+    if code is not None:
+        return say(
+            "A name cannot hold control characters such as a tab, a line break or a NUL "
+            "byte (this one holds %(code)s).",
+            code=code,
+        )
+    return None
+
+
+def _control_character(text: str) -> str | None:
+    """The first character of ``text`` that no name may hold, as "U+0009", or None."""
     for character in text:
         if unicodedata.category(character) in _NOT_IN_A_NAME:
-            return say(
-                "A name cannot hold control characters such as a tab, a line break or a NUL "
-                "byte (this one holds %(code)s).",
-                code=f"U+{ord(character):04X}",
-            )
+            return f"U+{ord(character):04X}"
     return None
 
 

@@ -73,9 +73,12 @@ class SiteRequest(Request):
     route, known from the URL alone, whoever reads the body first; and whose body is a form or
     nothing (see :attr:`is_json`)."""
 
+    def _route_max_body(self) -> int | None:
+        return route_of(self.endpoint).max_body if self.url_rule is not None else None
+
     @property
     def max_content_length(self) -> int | None:
-        own = route_of(self.endpoint).max_body if self.url_rule is not None else None
+        own = self._route_max_body()
         return own if own is not None else Request.max_content_length.fget(self)  # type: ignore[attr-defined]
 
     @max_content_length.setter
@@ -84,7 +87,7 @@ class SiteRequest(Request):
 
     @property
     def max_form_memory_size(self) -> int | None:
-        own = route_of(self.endpoint).max_body if self.url_rule is not None else None
+        own = self._route_max_body()
         return own if own is not None else Request.max_form_memory_size.fget(self)  # type: ignore[attr-defined]
 
     @max_form_memory_size.setter

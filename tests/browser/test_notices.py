@@ -49,13 +49,18 @@ def two_players(server: LiveServer, events: list[Any]) -> str:
     return seed_game(server, Setup.create(["Ann", "Bob"], "all-fives"), events)
 
 
+def ann_to_lead(server: LiveServer, page_with: Any, screen: str) -> tuple[Page, TablePage]:
+    """A phone on a game of two, Ann to lead hand 1: any tile is a legal lead."""
+    page = page_with(**SCREENS[screen])
+    open_and_settle(page, two_players(server, [NewHand(0)]))
+    return page, TablePage(page)
+
+
 @pytest.mark.parametrize("screen", SCREENS)
 def test_not_saved_names_the_entry_and_moves_nothing(
     live_server: LiveServer, page_with: Any, screen: str
 ) -> None:
-    page = page_with(**SCREENS[screen])
-    open_and_settle(page, two_players(live_server, [NewHand(0)]))
-    table = TablePage(page)
+    page, table = ann_to_lead(live_server, page_with, screen)
     before = thumb_zone(page)
     page.route("**/play", lambda route: route.abort())
 
@@ -92,9 +97,7 @@ def test_the_stale_notice_moves_nothing(
 def test_turn_the_lead_round_moves_nothing(
     live_server: LiveServer, page_with: Any, screen: str
 ) -> None:
-    page = page_with(**SCREENS[screen])
-    open_and_settle(page, two_players(live_server, [NewHand(0)]))
-    table = TablePage(page)
+    page, table = ann_to_lead(live_server, page_with, screen)
     before = thumb_zone(page)
 
     table.play("6-4")
