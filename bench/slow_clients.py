@@ -1,6 +1,6 @@
 """Slow clients against gunicorn: what a few connections that send their request a byte at a
 time do to everyone else, with gunicorn's default sync workers and with the README's recipe
-(gevent workers), both bound straight to a port as a test would, nothing in front.
+(gevent workers), each bound straight to a port and behind nginx as the README sets it.
 
 Run from the repository root: ``.venv/bin/python -m bench.slow_clients`` (``--slow 2 50``,
 ``--seconds 8``). For each setup and number of slow connections it opens them (each sends a
@@ -10,7 +10,8 @@ slowest answer, and how many waited past 5 s or failed.
 
 A sync worker serves one request at a time and reads a body until it is complete (or until
 its 30 s timeout kills it): two slow clients hold both workers and every page waits. A gevent
-worker reads each connection in a greenlet of its own, so slow ones wait alone.
+worker reads each connection in a greenlet of its own, so slow ones wait alone; nginx reads a
+whole request before passing it on, so behind it the workers never see a slow one.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import http.client
+import shutil
 import socket
 import statistics
 import tempfile
@@ -26,15 +28,19 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from bench.cluster import Nginx
 from tests.support.gunicorn import Gunicorn
 from tests.support.server import migrated_database
 
+SYNC = ("--workers", "2")
+GEVENT = ("--worker-class", "gevent", "--worker-connections", "4000", "--workers", "2")
 SETUPS = {
-    "sync workers (gunicorn's default)": ("--workers", "2"),
-    "gevent workers (the README's recipe)": (
-        "--worker-class", "gevent", "--worker-connections", "4000", "--workers", "2",
-    ),
-}  # fmt: skip
+    "sync workers": (SYNC, False),
+    "gevent workers": (GEVENT, False),
+    "sync workers behind nginx": (SYNC, True),
+    "gevent workers behind nginx (the recipe)": (GEVENT, True),
+}
+"""Each setup: gunicorn's options, and whether nginx (as the README configures it) is in front."""
 LATE_S = 5.0
 """An answer slower than this counts as stalled."""
 
@@ -107,15 +113,22 @@ def main() -> int:
     print(
         f"{'setup':40} {'slow':>4} {'pages':>5} {'median':>8} {'slowest':>8} {'> 5 s':>5} {'failed':>6}"
     )
-    for name, options in SETUPS.items():
+    for name, (options, behind_nginx) in SETUPS.items():
+        if behind_nginx and not shutil.which("nginx"):
+            print(f"{name:40} (nginx is not installed)")
+            continue
         folder = Path(tempfile.mkdtemp())
         migrated_database(folder / "slow.sqlite")
         server = Gunicorn(f"sqlite:///{folder / 'slow.sqlite'}", *options, "--timeout", "30")
         server.start()
+        proxy = Nginx([server.port]) if behind_nginx else None
+        if proxy is not None:
+            proxy.start()
+        port = server.port if proxy is None else proxy.ports[0]
         try:
             for count in args.slow:
-                with slow_clients(server.port, count):
-                    results = measure(server.port, args.seconds)
+                with slow_clients(port, count):
+                    results = measure(port, args.seconds)
                 answered = [r for r in results if r is not None]
                 late = sum(1 for r in answered if r > LATE_S)
                 median = statistics.median(answered) if answered else float("nan")
@@ -126,6 +139,8 @@ def main() -> int:
                 )
                 time.sleep(1.0)
         finally:
+            if proxy is not None:
+                proxy.stop()
             server.kill()
     return 0
 
