@@ -28,6 +28,11 @@ from gunicorn.workers.base import Worker
 
 from scorekeeper.web.site.logs import InvalidRequestLines
 
+limit_request_line = 8190
+"""The longest request line gunicorn takes: what nginx passes on (its 8 KB buffers), so that
+the app answers every request that reaches it, with the site's headers, instead of gunicorn's
+own 414 page (above the 4,094 bytes of gunicorn's default), which carries none."""
+
 YOUNG_COLLECTION_EVERY = 50_000
 """New objects between two young collections (Python's default: 700)."""
 MIDDLE_COLLECTION_EVERY = 50

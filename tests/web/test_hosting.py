@@ -93,3 +93,17 @@ def test_sync_workers_refuse_streams_so_that_pages_poll(app: Flask) -> None:
         assert status == 200 and headers["ETag"].startswith('"v')
     finally:
         server.kill()
+
+
+def test_a_long_address_nginx_passes_on_is_answered_by_the_app(app: Flask) -> None:
+    """nginx passes request lines of up to 8 KB; gunicorn refused those over 4 KB with a page
+    of its own, without the site's security headers. It takes what nginx passes, and the app
+    answers, headers and all."""
+    server = Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], "-k", "gevent", "--workers", "1")
+    server.start()
+    try:
+        status, _, headers = request(server.port, "GET", "/games/" + "A" * 6000)
+        assert status == 404
+        assert "Content-Security-Policy" in headers and "X-Frame-Options" in headers
+    finally:
+        server.kill()
