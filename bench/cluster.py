@@ -73,14 +73,19 @@ http {{
 NGINX_SERVER = """
     server {{
         listen 127.0.0.1:{port};
+        add_header X-Content-Type-Options nosniff always;
+        add_header X-Frame-Options DENY always;
+        add_header Referrer-Policy no-referrer always;
+        add_header Content-Security-Policy "default-src 'none'; frame-ancestors 'none'" always;
         location / {{
+            add_header Strict-Transport-Security "max-age=31536000" always;
             proxy_pass http://127.0.0.1:{app};
             proxy_http_version 1.1;
             proxy_set_header Connection "";
             proxy_set_header Host $host;
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
             proxy_set_header X-Forwarded-Proto $scheme;
-            client_max_body_size 1m;
+            client_max_body_size 16m;
         }}
     }}
 """
