@@ -848,3 +848,11 @@ def test_an_address_stores_a_bounded_number_of_games_a_day(
         client.post("/games/new", data={"player1": "Cy", "player2": "Di", "leader": "table"}),
         "Too many games were stored from your address",
     )
+
+
+@pytest.mark.parametrize("setting", ["RATELIMIT_UNKNOWN_KEYS", "RATELIMIT_STORED_GAMES"])
+def test_the_limits_counted_by_hand_are_checked_at_start_too(
+    make_app: Callable[..., Flask], setting: str
+) -> None:
+    with pytest.raises(ValueError, match=setting):
+        make_app(**{setting: "lots"})

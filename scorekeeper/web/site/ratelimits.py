@@ -1,6 +1,7 @@
-"""Rate limits (Flask-Limiter): on changes, on new games, on the entries of one game, and on
-links to games that do not exist. A request over a limit is answered 429, with a page (or an
-htmx fragment) that says how long to wait, and a ``Retry-After`` header.
+"""Rate limits (Flask-Limiter): on changes, on new games, on the entries of one game, on links
+to games that do not exist (counted where "no such game" is answered), and on the games an
+address stores (each game of an import counted). A request over a limit is answered 429,
+with a page (or an htmx fragment) that says how long to wait, and a ``Retry-After`` header.
 
 The limits are far above what a table does (a play every second for an hour passes) and are
 settings, so a club can raise them. ``RATELIMIT_STORAGE_URI`` names where the counts are kept:
@@ -143,12 +144,9 @@ def guessing_refused() -> ErrorAnswer | None:
         if not over:
             return None
         reset = strategy.get_window_stats(over[0], "scorekeeper", "keys", address).reset_time
-    except Exception:
+    except Exception:  # the store is down: count nothing, as RATELIMIT_SWALLOW_ERRORS says
         return None
     return _too_many("RATELIMIT_UNKNOWN_KEYS", over[0], reset)
-
-
-STORED = STORED_COUNT
 
 
 def _stored_items() -> list[RateLimitItem]:
@@ -165,10 +163,10 @@ def stored_games_refused() -> ErrorAnswer | None:
     try:
         strategy = limiter.limiter
         for item in _stored_items():
-            if not strategy.test(item, "scorekeeper", STORED, address):
-                stats = strategy.get_window_stats(item, "scorekeeper", STORED, address)
+            if not strategy.test(item, "scorekeeper", STORED_COUNT, address):
+                stats = strategy.get_window_stats(item, "scorekeeper", STORED_COUNT, address)
                 return _too_many("RATELIMIT_STORED_GAMES", item, stats.reset_time)
-    except Exception:
+    except Exception:  # the store is down: count nothing, as RATELIMIT_SWALLOW_ERRORS says
         return None
     return None
 
@@ -176,13 +174,13 @@ def stored_games_refused() -> ErrorAnswer | None:
 def count_stored(response: Response) -> Response:
     """After a request that stored games (counted in ``g`` by ``games.create``): count them,
     every one, unless the request failed (an import refused stores nothing)."""
-    count = g.pop(STORED, 0)
+    count = g.pop(STORED_COUNT, 0)
     limiter: Limiter = current_app.extensions[EXTENSION]
     if count and limiter.enabled and response.status_code < 400:
         address = client_address()
         with contextlib.suppress(Exception):
             for item in _stored_items():
-                limiter.limiter.hit(item, "scorekeeper", STORED, address, cost=count)
+                limiter.limiter.hit(item, "scorekeeper", STORED_COUNT, address, cost=count)
     return response
 
 
@@ -296,7 +294,8 @@ def init_app(app: Flask) -> None:
     """Count requests against the limits and answer 429 past them."""
     for setting, default in DEFAULT_LIMITS.items():
         app.config.setdefault(setting, default)
-    _checked(app, "RATELIMIT_STORED_GAMES")
+    for counted_here in ("RATELIMIT_UNKNOWN_KEYS", "RATELIMIT_STORED_GAMES"):
+        _checked(app, counted_here)
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("RATELIMIT_STRATEGY", "fixed-window")
     # A shared store that goes down (Redis restarting) must not take the club's tables with
