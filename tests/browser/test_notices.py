@@ -37,14 +37,6 @@ def assert_still(before: list[tuple[float, float]], after: list[tuple[float, flo
         assert abs(x1 - x0) <= STILL_PX and abs(y1 - y0) <= STILL_PX, (before, after)
 
 
-def in_screen(page: Page, selector: str) -> None:
-    box = page.locator(selector).bounding_box()
-    width, height = page.evaluate("[innerWidth, innerHeight]")
-    assert box is not None
-    assert box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box)
-    assert box["x"] >= 0 and box["x"] + box["width"] <= width, (selector, box)
-
-
 def two_players(server: LiveServer, events: list[Any]) -> str:
     return seed_game(server, Setup.create(["Ann", "Bob"], "all-fives"), events)
 
@@ -68,7 +60,7 @@ def test_not_saved_names_the_entry_and_moves_nothing(
 
     notice = page.locator("[data-not-saved]")
     expect(notice).to_contain_text("Not saved: Ann's lead 6-4.")
-    in_screen(page, "[data-not-saved] [data-send-again]")
+    expect(page.locator("[data-not-saved] [data-send-again]")).to_be_in_viewport(ratio=1)
     assert_still(before, thumb_zone(page))
 
 
@@ -89,7 +81,7 @@ def test_the_stale_notice_moves_nothing(
     table.tap(table.action("draw"))
 
     expect(page.locator(".notice-stale")).to_be_visible()
-    in_screen(page, ".notice-stale")
+    expect(page.locator(".notice-stale")).to_be_in_viewport(ratio=1)
     assert_still(before, thumb_zone(page))
 
 
@@ -104,5 +96,5 @@ def test_turn_the_lead_round_moves_nothing(
 
     turn = page.locator('[data-action="turn-lead"]')
     expect(turn).to_be_visible()
-    in_screen(page, '[data-action="turn-lead"]')
+    expect(turn).to_be_in_viewport(ratio=1)
     assert_still(before, thumb_zone(page))

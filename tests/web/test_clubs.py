@@ -28,7 +28,7 @@ from scorekeeper.rules.simulate import play_game
 from scorekeeper.web.clubs.batch import BatchProblem, read_batch
 from scorekeeper.web.data.database import db
 from scorekeeper.web.data.models import GameRow
-from tests.web.webforms import read_forms
+from tests.web.webforms import form_for, read_forms
 from tests.web.webtable import new_game
 
 KEY = r"[A-Za-z0-9_-]{22}"
@@ -571,15 +571,16 @@ def test_a_club_export_over_a_mebibyte_imports_with_the_forms_token_checked(
     the import's own limit applied: a club's export of 1.2 MB was refused with 413."""
     phone = make_app(WTF_CSRF_ENABLED=True).test_client()
     page = phone.get("/clubs/new").get_data(as_text=True)
-    made = phone.post("/clubs/new", data={"name": "Big", **token_of(page)})
+    made = phone.post("/clubs/new", data=form_for(page, "/clubs/new").data(name="Big"))
     club = made.headers["Location"]
     records = simulated_records(range(12))
     body = jsonl(records * (1_300_000 // len(jsonl(records)) + 1))
     assert len(body) > 1_200_000
-    form = phone.get(f"{club}/import").get_data(as_text=True)
+    token = form_for(phone.get(f"{club}/import").get_data(as_text=True), "/import").values
+    token = {"csrf_token": token["csrf_token"]}
     imported = phone.post(
         f"{club}/import",
-        data={"records": (io.BytesIO(body.encode()), "club.jsonl"), **token_of(form)},
+        data={"records": (io.BytesIO(body.encode()), "club.jsonl"), **token},
         content_type="multipart/form-data",
     )
     # Imported up to the same game twice: read whole, then refused for that, not for its size.
@@ -588,19 +589,13 @@ def test_a_club_export_over_a_mebibyte_imports_with_the_forms_token_checked(
     too_big = "x" * (17 * 1024 * 1024)
     refused = phone.post(
         f"{club}/import",
-        data={"records": (io.BytesIO(too_big.encode()), "club.jsonl"), **token_of(form)},
+        data={"records": (io.BytesIO(too_big.encode()), "club.jsonl"), **token},
         content_type="multipart/form-data",
     )
     assert refused.status_code == 413
     assert "larger than 16 MB, the most this address accepts" in refused.get_data(as_text=True)
     # Every other form keeps the site's 1 MiB.
     assert phone.post("/clubs/new", data={"name": "y" * 1_100_000}).status_code == 413
-
-
-def token_of(page: str) -> dict[str, str]:
-    found = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page)
-    assert found is not None
-    return {"csrf_token": found.group(1)}
 
 
 @pytest.mark.parametrize("body", ["", "{}", "[]", "\x00", "{" * 5000])

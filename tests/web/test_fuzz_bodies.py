@@ -60,14 +60,6 @@ QUERY_VALUES = st.one_of(
 )
 
 
-def _token(client: FlaskClient, path: str) -> str:
-    found = re.search(
-        r'name="csrf_token"[^>]*value="([^"]+)"', client.get(path).get_data(as_text=True)
-    )
-    assert found is not None, path
-    return found.group(1)
-
-
 @pytest.fixture
 def served(make_app: Callable[..., Flask]) -> tuple[FlaskClient, list[str]]:
     """A client of the app as served (form tokens checked), and every POST address of the
@@ -81,7 +73,8 @@ def served(make_app: Callable[..., Flask]) -> tuple[FlaskClient, list[str]]:
     )
     assert made.status_code == 303, made.status_code
     game = made.headers["Location"].split("?")[0]
-    club = client.post("/clubs/new", data={"name": "C", "csrf_token": _token(client, "/clubs/new")})
+    club_form = form_for(client.get("/clubs/new").get_data(as_text=True), "/clubs/new")
+    club = client.post("/clubs/new", data=club_form.data(name="C"))
     assert club.status_code == 303
     club_path = club.headers["Location"]
     tails = ["play", "draw", "pass", "undo", "redo", "settle", "lead", "turn", "rematch", "delete"]
