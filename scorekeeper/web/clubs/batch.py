@@ -56,16 +56,13 @@ def _from_zip(data: bytes) -> list[tuple[str, bytes]]:
     if sum(m.file_size for m in records) > MAX_UNZIPPED:
         raise BatchProblem(say("the zip file"), say("its records are too large once unpacked."))
     texts = []
-    left = MAX_UNZIPPED
     for member in sorted(records, key=lambda m: m.filename):
         try:
-            text = _unpacked(archive, member, left)
+            texts.append((member.filename, _unpacked(archive, member)))
         except (zipfile.BadZipFile, OSError, ValueError, EOFError, RuntimeError) as error:
             raise BatchProblem(
                 member.filename, say("it cannot be unpacked (%(error)s).", error=str(error))
             ) from None
-        left -= len(text)
-        texts.append((member.filename, text))
     return texts
 
 
@@ -73,20 +70,21 @@ UNPACK_STEP = 64 * 1024
 """How many bytes of a zip's record are inflated at a time."""
 
 
-def _unpacked(archive: zipfile.ZipFile, member: zipfile.ZipInfo, most: int) -> bytes:
-    """The record ``member`` inflated a step at a time, its bytes counted as they come: more
-    than ``most``, or more than its header said, is refused at once.
+def _unpacked(archive: zipfile.ZipFile, member: zipfile.ZipInfo) -> bytes:
+    """The record ``member`` inflated a step at a time, never more than its header says.
 
-    The sizes in a zip are what its maker wrote: a small file claiming a small record can
-    inflate to gigabytes, and reading it whole (``ZipFile.read``) holds them all in memory
-    before the header's size cuts them short. Read in steps, it never holds more than one
-    step beyond what is kept."""
+    The sizes in a zip are what its maker wrote, and their sum was checked against
+    MAX_UNZIPPED: kept to them, the records fit the batch. A small file claiming a small
+    record can inflate to gigabytes; reading it whole (``ZipFile.read``) inflated every byte
+    before the claimed size cut it short. Read in steps, zipfile stops at the claimed size
+    (and the record then fails its checksum), holding no more than a step beyond it; the
+    count here is the same bound, kept should a reader ever go on past it."""
     parts: list[bytes] = []
     size = 0
     with archive.open(member) as stream:
         while step := stream.read(UNPACK_STEP):
             size += len(step)
-            if size > most or size > member.file_size:
+            if size > member.file_size:
                 raise BatchProblem(
                     member.filename, say("it is larger unpacked than a record can be.")
                 )
