@@ -442,16 +442,21 @@ def replay_result(game: Game) -> dict[str, Any]:
     for index, hand in enumerate(game.hands):
         last = index == len(game.hands) - 1
         settled = hand.settlement.changes if hand.settlement else (0,) * len(sides)
+        # A hand whose plays are over but whose "remaining" is not given yet (read with
+        # unsettled_last_hand) is still open: the table has not settled it.
+        result = hand.result
+        if result in ("domino", "blocked") and hand.settlement is None:
+            result = "open"
         next_lead = None
         if (
-            hand.result == "domino"
+            result == "domino"
             and hand.went_out is not None
             and not (last and game.winner is not None)
         ):
             next_lead = game.players[hand.went_out]
         hands.append(
             {
-                "result": hand.result,
+                "result": result,
                 "plays": [
                     {
                         "player": game.players[p.player],
@@ -476,10 +481,14 @@ def replay_result(game: Game) -> dict[str, Any]:
     }
 
 
-def replay(text: str | bytes) -> tuple[dict[str, Any], bool]:
-    """Replay a record's JSON text: the replay output and whether the record is legal."""
+def replay(text: str | bytes, *, open_last_hand: bool = False) -> tuple[dict[str, Any], bool]:
+    """Replay a record's JSON text: the replay output and whether the record is legal.
+
+    ``open_last_hand`` reads a last hand that is over but has no ``remaining`` (a game
+    exported before the table settled it) as a hand still open, instead of refusing it.
+    """
     try:
-        game = load_record(text)
+        game = load_record(text, unsettled_last_hand=open_last_hand)
     except RecordRefusal as refusal:
         return {"ok": False, "error": refusal.as_json()}, False
     return replay_result(game), True

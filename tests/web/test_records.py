@@ -11,6 +11,7 @@ from scorekeeper.rules import Setup
 from scorekeeper.rules.record import write_record
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web.site.cli import replay_command
+from tests.web.hands import finished_hand, unsettled
 from tests.web.webtable import LEGAL, import_record, side_scores
 
 
@@ -87,6 +88,40 @@ def test_export_then_replay_gives_the_scores_the_page_shows(client, runner, tmp_
     assert replayed["scores"] == shown
     assert replayed["winner"] is not None
     assert f"{replayed['winner']} win" in unescape(table.page())
+
+
+def test_an_export_taken_while_the_table_settles_replays_as_an_open_hand(client, runner, tmp_path):
+    table, _ = unsettled(client, finished_hand("blocked"))
+    path = tmp_path / "game.json"
+    path.write_bytes(client.get(f"{table.url}/record.json").get_data())
+
+    # The format needs "remaining" once a hand is over: refused, with the way out on stderr.
+    refused = runner.invoke(args=["replay", str(path)])
+    assert refused.exit_code == 1
+    assert json.loads(refused.stdout)["error"]["rule"] == "remaining"
+    assert "--open-last-hand" in refused.stderr
+
+    opened = runner.invoke(args=["replay", "--open-last-hand", str(path)])
+    assert opened.exit_code == 0, opened.output
+    replayed = json.loads(opened.stdout)
+    (hand,) = replayed["hands"]
+    assert hand["result"] == "open"
+    assert set(hand["settlement"].values()) == {0}
+    assert hand["next_lead"] is None
+    assert replayed["scores"] == side_scores(unescape(table.page()))
+    assert replayed["winner"] is None
+
+
+def test_a_refusal_for_another_reason_says_nothing_of_open_hands(runner, tmp_path):
+    record = json.loads(json.dumps(LEGAL))
+    record["hands"][0]["events"].append({"player": "Ann", "play": "6-1", "end": "E"})
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    for args in (["replay", str(path)], ["replay", "--open-last-hand", str(path)]):
+        result = runner.invoke(args=args)
+        assert result.exit_code == 1
+        assert json.loads(result.stdout)["error"]["rule"] == "match"
+        assert result.stderr == ""
 
 
 def test_replay_command_is_registered(app):
