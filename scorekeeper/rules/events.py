@@ -12,9 +12,10 @@ Held = int | tuple[Tile, ...]
 """What a player still holds at the end of a hand: a pip total, or the tiles themselves."""
 
 
-LeadWay = Literal["lot", "draw", "table"]
+LeadWay = Literal["lot", "draw", "table", "double"]
 """How a leader the rules leave open was chosen: by lot (at random), by the draw for the lead
-(each player draws a tile, the highest pip total leads), or agreed at the table."""
+(each player draws a tile, the highest pip total leads), agreed at the table, or by holding
+the highest double (house rule ``lead: highest-double``)."""
 LEAD_WAYS: tuple[LeadWay, ...] = get_args(LeadWay)
 
 
@@ -25,10 +26,14 @@ class NewHand:
     ``chosen`` says how the leader was chosen, one of :data:`LEAD_WAYS`, when the rules left
     it open (the first hand, a hand after a blocked one); None when it was not recorded, or
     when the rules named the leader (who dominoed the hand before).
+
+    ``redraws`` (house rule ``lead: highest-double`` only): how many times every player drew
+    one more tile before the lead because nobody held a double.
     """
 
     leader: int
     chosen: LeadWay | None = None
+    redraws: int = 0
 
 
 @dataclass(frozen=True, slots=True)

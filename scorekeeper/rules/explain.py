@@ -279,13 +279,19 @@ _WAYS: dict[LeadWay, Message] = {
     "lot": say("by lot: the app picked a player at random"),
     "draw": say("by the draw for the lead: each player drew a tile, the highest pip total leading"),
     "table": say("at the table: the players agreed who leads"),
+    "double": say("by the highest double: the player holding it leads it"),
 }
 _SHORT_WAYS: dict[LeadWay, Message] = {
     "lot": say("by lot"),
     "draw": say("by the draw for the lead"),
     "table": say("at the table"),
+    "double": say("by the highest double"),
 }
-_HOUSE_WAY: dict[LeadRule, LeadWay] = {"lots": "lot", "draw-highest": "draw"}
+_HOUSE_WAY: dict[LeadRule, LeadWay] = {
+    "lots": "lot",
+    "draw-highest": "draw",
+    "highest-double": "double",
+}
 
 
 def _chosen_how(game: Game, chosen: LeadWay) -> Message:
@@ -386,7 +392,27 @@ def _new_hand(game: Game, hand: Hand, event: NewHand) -> tuple[Message, tuple[Me
             boneyard=_tiles(rules.boneyard_size),
         )
     )
-    lines.append(say("%(leader)s may lead any tile, double or not.", leader=leader))
+    if hand.redraws:
+        lines.append(
+            say_n(
+                "Nobody held a double, so every player drew one more tile: %(boneyard)s "
+                "stay in the boneyard.",
+                "Nobody held a double, so every player drew one more tile, %(count)s times: "
+                "%(boneyard)s stay in the boneyard.",
+                hand.redraws,
+                boneyard=_tiles(rules.boneyard_size - hand.redraws * len(game.players)),
+            )
+        )
+    if hand.double_lead:
+        lines.append(
+            say(
+                "%(leader)s leads the highest double held, and must lead a double (%(rule)s).",
+                leader=leader,
+                rule=_house("lead", rules.lead),
+            )
+        )
+    else:
+        lines.append(say("%(leader)s may lead any tile, double or not.", leader=leader))
     return summary, tuple(lines)
 
 

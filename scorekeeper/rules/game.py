@@ -73,6 +73,11 @@ class Hand:
     went_out: int | None = None
     settlement: Settlement | None = None
     played_by: dict[Tile, int] = field(default_factory=dict)
+    redraws: int = 0
+    """How many times every player drew one more tile before the lead (highest-double)."""
+    double_lead: bool = False
+    """Whether house rule ``lead: highest-double`` names this hand's lead: the highest double
+    held (the first hand, and a hand after a blocked one)."""
 
     @property
     def is_over(self) -> bool:
@@ -97,6 +102,8 @@ class Hand:
             went_out=self.went_out,
             settlement=self.settlement,
             played_by=dict(self.played_by),
+            redraws=self.redraws,
+            double_lead=self.double_lead,
         )
 
 
@@ -418,6 +425,17 @@ class Game:
             raise MalformedInput(not_an_end(repr(play.end)))
         hand = self._check_turn(play.player, "play")
         player, tile, layout = self._name(play.player), play.tile, hand.layout
+        if layout.lead is None and hand.double_lead and not tile.is_double:
+            raise IllegalEntry(
+                "lead",
+                say(
+                    "%(player)s leads hand %(hand)s with the highest double they hold "
+                    "(house rule lead: highest-double): %(tile)s is not a double.",
+                    player=player,
+                    hand=hand.number,
+                    tile=str(tile),
+                ),
+            )
         if tile in layout.on_table:
             by = self._name(hand.played_by[tile])
             raise IllegalEntry(
@@ -572,6 +590,19 @@ class Game:
                     ways=", ".join(LEAD_WAYS),
                 )
             )
+        redraws = new.redraws
+        if isinstance(redraws, bool) or not isinstance(redraws, int) or redraws < 0:
+            raise MalformedInput(
+                say("Redraws are a whole number from 0 up, not %(given)s.", given=repr(redraws))
+            )
+        if redraws and self.rules.lead != "highest-double":
+            raise MalformedInput(
+                say(
+                    "Redraws belong to house rule lead: highest-double; this game plays "
+                    "lead: %(value)s, and nobody draws before the lead.",
+                    value=self.rules.lead,
+                )
+            )
         if self.winner is not None:
             raise IllegalEntry("game-over", self._game_over_message())
         hand = self.hand
@@ -607,6 +638,17 @@ class Game:
                     player=self._name(new.leader),
                 ),
             )
+        if expected is not None and redraws:
+            assert hand is not None
+            raise MalformedInput(
+                say(
+                    "%(leader)s dominoed in hand %(hand)s and leads hand %(next)s with any tile: "
+                    "the highest double does not decide it, so nobody redraws.",
+                    leader=self._name(expected),
+                    hand=hand.number,
+                    next=hand.number + 1,
+                )
+            )
         if expected is not None and new.chosen is not None:
             assert hand is not None
             raise MalformedInput(
@@ -619,6 +661,23 @@ class Game:
                     given=repr(new.chosen),
                 )
             )
+        if redraws:
+            count = len(self.setup.players)
+            can = max(0, self.rules.boneyard_size - self.rules.boneyard_reserve) // count
+            if redraws > can:
+                raise IllegalEntry(
+                    "draw-empty",
+                    say_n(
+                        "%(count)s redraw is more than the boneyard allows: its %(boneyard)s "
+                        "tiles give each of the %(players)s players at most %(most)s more.",
+                        "%(count)s redraws are more than the boneyard allows: its %(boneyard)s "
+                        "tiles give each of the %(players)s players at most %(most)s more.",
+                        redraws,
+                        boneyard=self.rules.boneyard_size - self.rules.boneyard_reserve,
+                        players=count,
+                        most=can,
+                    ),
+                )
 
     def _check_settle(self, settle_event: Settle) -> dict[int, int]:
         remaining = settle_event.remaining
@@ -655,9 +714,11 @@ class Game:
                 number=len(self.hands) + 1,
                 leader=new.leader,
                 layout=Layout(rules.spinners, rules.spinner_counts),
-                held=[rules.hand_size] * count,
+                held=[rules.hand_size + new.redraws] * count,
                 drawn=[0] * count,
-                boneyard=rules.boneyard_size,
+                boneyard=rules.boneyard_size - new.redraws * count,
+                redraws=new.redraws,
+                double_lead=rules.lead == "highest-double" and self.next_leader is None,
                 turn=new.leader,
                 scores_before=list(self.scores),
                 in_before=list(self.sides_in),

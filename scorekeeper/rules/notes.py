@@ -17,6 +17,9 @@ Only what is certain is noted:
   hand, a tile still held at the end that fitted an open end at that moment is a certain
   misplay: either the player held it and drew instead of playing it, or drew it then and did
   not play it at once as the rules require (the layout does not change while a player draws).
+- **A lower double led** (house rule ``lead: highest-double``). A player who drew nothing
+  during the hand held at its end only tiles they held at the lead (redraws come before the
+  lead). A double among them higher than the one led means the lead broke the rule.
 """
 
 from __future__ import annotations
@@ -30,18 +33,20 @@ from scorekeeper.rules.layout import End
 from scorekeeper.rules.messages import Fact, Listed, Message, say, say_list
 from scorekeeper.rules.tiles import Tile
 
-Misplay = Literal["draw", "pass"]
-"""What a player did instead of playing a tile that fitted."""
+Misplay = Literal["draw", "pass", "lead"]
+"""What a player did instead of playing a tile that fitted, or ``lead``: a lower double was led
+while a player held a higher one."""
 
 
 @dataclass(frozen=True)
 class Note:
-    """One thing that could not have happened: ``player`` drew or passed holding ``tile``.
+    """One thing that could not have happened: ``player`` drew or passed holding ``tile``, or
+    held the double ``tile``, higher than the one led (``action`` "lead").
 
     ``index`` is the event's place in ``game.events`` (from 0), ``hand`` the hand (from 1),
     ``event`` the event's number in the hand as the record counts them (from 1); ``action``
-    is "draw" or "pass"; ``ends`` are the open ends the tile fitted, with the numbers they
-    showed; ``message`` says it in plain words.
+    is "draw", "pass" or "lead"; ``ends`` are the open ends the tile fitted, with the numbers
+    they showed (none for a lead); ``message`` says it in plain words.
     """
 
     index: int
@@ -105,10 +110,11 @@ def referee_notes(game: Game, hand_number: int) -> list[Note]:
     last_draw = {
         event.player: i for i in range(start, stop) if isinstance(event := game.events[i], Draw)
     }
-    # A hand's layout depends only on its own events: replay the hand alone, from its lead.
-    # Scores start lower than in the real game, so no immediate win can cut it short.
-    replayed = Game(game.setup)
-    notes: list[Note] = []
+    notes = _lower_double_led(game, hand_number, start, tiles)
+    # Replay the hand from its own beginning (the game as it stood then, so the hand is led
+    # under the same rules), looking at the layout before each draw and pass.
+    replayed = game.fork()
+    replayed.rewind(start)
     number = 0
     for index in range(start, stop - 1):
         event = game.events[index]
@@ -122,6 +128,44 @@ def referee_notes(game: Game, hand_number: int) -> list[Note]:
         elif not isinstance(event, NewHand):
             number += 1
         replayed.push(event)
+    return notes
+
+
+def _lower_double_led(
+    game: Game, hand_number: int, start: int, tiles: dict[int, tuple[Tile, ...]]
+) -> list[Note]:
+    """House rule lead: highest-double: a double higher than the lead held all hand."""
+    hand = game.hands[hand_number - 1]
+    if not hand.double_lead or not hand.plays:
+        return []
+    led = hand.plays[0]
+    notes: list[Note] = []
+    for seat, held in sorted(tiles.items()):
+        if hand.drawn[seat]:
+            continue  # a higher double may have come in a draw after the lead
+        higher = [t for t in held if t.is_double and t.high > led.tile.high]
+        if not higher:
+            continue
+        double = max(higher, key=lambda t: t.high)
+        facts: dict[str, Fact] = {
+            "leader": game.players[led.player],
+            "lead": str(led.tile),
+            "player": game.players[seat],
+            "tile": str(double),
+        }
+        if seat == led.player:
+            message = say(
+                "Event 1: %(leader)s led %(lead)s while holding %(tile)s, a higher double; "
+                "the highest double leads (house rule lead: highest-double).",
+                **facts,
+            )
+        else:
+            message = say(
+                "Event 1: %(leader)s led %(lead)s while %(player)s held %(tile)s, a "
+                "higher double; the highest double leads (house rule lead: highest-double).",
+                **facts,
+            )
+        notes.append(Note(start + 1, hand_number, 1, seat, "lead", double, (), message))
     return notes
 
 

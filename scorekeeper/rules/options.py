@@ -29,7 +29,7 @@ Default = OptionValue | Callable[[int], OptionValue]
 
 # The values of the house rules that take one of a few words, as the record spells them.
 Deal = Literal["standard", "five-each", "seven-five"]
-LeadRule = Literal["lots", "draw-highest"]
+LeadRule = Literal["lots", "draw-highest", "highest-double"]
 SpinnerMode = Literal["first", "none", "all"]
 SettlementMethod = Literal["deduct-own", "winner-collects"]
 WinCheck = Literal["end-of-hand", "immediate"]
@@ -174,6 +174,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
             "lots": say("by lot"),
             "draw-highest": say(
                 "each player draws a tile; the highest pip total leads, a tie draws again"
+            ),
+            "highest-double": say(
+                "the player holding the highest double leads it; if nobody holds a double, "
+                "everyone draws one more tile until someone does"
             ),
         },
     ),

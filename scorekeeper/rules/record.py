@@ -28,13 +28,14 @@ from scorekeeper.rules.game import Game, Hand
 from scorekeeper.rules.layout import is_arm_name, not_an_end
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_problem
+from scorekeeper.rules.notes import referee_notes
 from scorekeeper.rules.options import one_of
 from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import parse_halves, parse_tile, tile
 
 FORMAT = "all-fives/1"
 _HEADER_KEYS = ("format", "preset", "options", "players", "partners", "hands")
-_HAND_KEYS = ("lead", "lead_by", "events", "remaining")
+_HAND_KEYS = ("lead", "lead_by", "redraws", "events", "remaining")
 _ACTIONS = ("play", "draw", "pass")
 _EVENT_FIELDS = {
     "play": ("player", "play", "end"),
@@ -245,7 +246,9 @@ def read_record(data: object, *, unsettled_last_hand: bool = False) -> Game:
                     )
             if not isinstance(hand["events"], list):
                 raise MalformedInput(say("Hand %(hand)s's events are a list.", hand=number))
-            game.push(NewHand(setup.seat_of(hand["lead"]), _lead_by(hand, number)))
+            game.push(
+                NewHand(setup.seat_of(hand["lead"]), _lead_by(hand, number), _redraws(hand, number))
+            )
         except Refusal as refusal:
             raise RecordRefusal(refusal.rule, refusal.said, number, None) from None
         for index, obj in enumerate(hand["events"], 1):
@@ -289,6 +292,20 @@ def _lead_by(hand: Mapping[str, Any], number: int) -> LeadWay | None:
             )
         )
     return way
+
+
+def _redraws(hand: Mapping[str, Any], number: int) -> int:
+    """How many times everyone drew one more tile before the lead (``redraws``), 0 if left out."""
+    redraws = hand.get("redraws", 0)
+    if isinstance(redraws, bool) or not isinstance(redraws, int) or redraws < 0:
+        raise MalformedInput(
+            say(
+                "Hand %(hand)s's redraws is a whole number from 0 up, not %(given)s.",
+                hand=number,
+                given=json.dumps(redraws),
+            )
+        )
+    return redraws
 
 
 def _ending(game: Game, hand: Hand) -> Message:
@@ -411,6 +428,8 @@ def write_record(game: Game) -> dict[str, Any]:
             begun: dict[str, Any] = {"lead": names[event.leader]}
             if event.chosen is not None:
                 begun["lead_by"] = event.chosen
+            if event.redraws:
+                begun["redraws"] = event.redraws
             hands.append({**begun, "events": []})
         elif isinstance(event, Play):
             entry: dict[str, Any] = {"player": names[event.player], "play": _spell(event)}
@@ -472,6 +491,9 @@ def replay_result(game: Game) -> dict[str, Any]:
                 "next_lead": next_lead,
             }
         )
+        notes = referee_notes(game, index + 1)
+        if notes:  # only where there are any: older readers see nothing else change
+            hands[-1]["notes"] = [str(note.message) for note in notes]
     return {
         "ok": True,
         "sides": list(sides),

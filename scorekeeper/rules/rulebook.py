@@ -64,7 +64,8 @@ RULE_TEXTS: dict[str, Message] = {
     "lead": say(
         "The player who dominoed in the previous hand leads the next one; the first leader, "
         "and the leader after a blocked hand, is chosen by the table. The leader opens the "
-        "hand by playing a tile, never by drawing or passing."
+        "hand by playing a tile, never by drawing or passing. When the highest double leads "
+        "(house rule lead: highest-double), that lead must be a double."
     ),
     "turn": say("Players act in seat order, one after the other, starting with the leader."),
     "tile-unique": say(

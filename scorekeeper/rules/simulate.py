@@ -22,19 +22,46 @@ def _flush_draws(game: Game, seat: int, pending: int, rng: random.Random) -> Non
         pending -= chunk
 
 
+def _redraws(
+    hands: list[list[Tile]], boneyard: list[Tile], reserve: int
+) -> tuple[int, Tile] | None:
+    """House rule ``lead: highest-double``: everyone draws one more tile while nobody holds a
+    double. The number of redraws and the highest double, or None if the boneyard ran out."""
+    redraws = 0
+    while not any(t.is_double for held in hands for t in held):
+        if len(boneyard) - reserve < len(hands):
+            return None
+        for held in hands:
+            held.append(boneyard.pop())
+        redraws += 1
+    return redraws, max((t for held in hands for t in held if t.is_double), key=lambda t: t.high)
+
+
 def play_hand(game: Game, rng: random.Random) -> list[list[Tile]]:
     """Deal and play one hand to its end (settled unless the game was won); return the hands."""
     players = len(game.players)
     size = game.rules.hand_size
-    shuffled = list(ALL_TILES)
-    rng.shuffle(shuffled)
-    hands = [shuffled[seat * size : (seat + 1) * size] for seat in range(players)]
-    boneyard = shuffled[players * size :]
     leader = game.next_leader
-    game.push(NewHand(rng.randrange(players) if leader is None else leader))
-    hand = game.hand
-    assert hand is not None
-    first = rng.choice(hands[hand.leader])
+    by_double = leader is None and game.rules.lead == "highest-double"
+    while True:
+        shuffled = list(ALL_TILES)
+        rng.shuffle(shuffled)
+        hands = [shuffled[seat * size : (seat + 1) * size] for seat in range(players)]
+        boneyard = shuffled[players * size :]
+        if not by_double:
+            game.push(NewHand(rng.randrange(players) if leader is None else leader))
+            hand = game.hand
+            assert hand is not None
+            first = rng.choice(hands[hand.leader])
+            break
+        found = _redraws(hands, boneyard, game.rules.boneyard_reserve)
+        if found is not None:  # else every double lay in the last of the boneyard: deal again
+            redraws, first = found
+            seat = next(seat for seat, held in enumerate(hands) if first in held)
+            game.push(NewHand(seat, "double", redraws))
+            hand = game.hand
+            assert hand is not None
+            break
     hands[hand.leader].remove(first)
     game.push(Play(hand.leader, first, None, flipped=not first.is_double and rng.random() < 0.5))
     while hand.result == "open":

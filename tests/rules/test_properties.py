@@ -52,7 +52,7 @@ NAMES = ("Ann", "Bob", "Cy", "Dee")
 ARM_NAMES = ("W", "E", "N", "S", *(f"{d}-{d}:{x}" for d in range(7) for x in "NS"))
 CHOICES: dict[str, tuple[str, ...]] = {
     "deal": ("standard", "five-each", "seven-five"),
-    "lead": ("lots", "draw-highest"),
+    "lead": ("lots", "draw-highest", "highest-double"),
     "spinners": ("first", "none", "all"),
     "spinner_counts": ("yes", "no"),
     "settlement": ("deduct-own", "winner-collects"),
@@ -141,6 +141,7 @@ class Expected:
         self.settlement = str(options.get("settlement", PRESET_SETTLEMENT[preset]))
         self.bonus = options.get("bonus_in_fives", PRESET_BONUS[preset]) == "yes"
         self.immediate = options.get("win_check", "end-of-hand") == "immediate"
+        self.highest_double = options.get("lead") == "highest-double"
         partnered = setup.partners
         if partnered is None:
             partnered = preset == "all-fives" and n == 4
@@ -297,14 +298,33 @@ class Table:
     def play_hand(self) -> None:
         """Deal, lead, play until a domino, a block or an immediate win, then settle."""
         rng, players, size = self.rng, len(self.setup.players), self.rules.hand_size
-        shuffled = list(ALL_TILES)
-        rng.shuffle(shuffled)
-        self.hands = [shuffled[seat * size : (seat + 1) * size] for seat in range(players)]
-        self.boneyard = shuffled[players * size :]
         self.plays, self.ref = [], RefTable(self.rules.spinners, self.rules.spinner_counts)
         leader = self.game.next_leader
-        self.push(NewHand(rng.randrange(players) if leader is None else leader))
-        first = rng.choice(self.hands[self.turn])
+        while True:
+            shuffled = list(ALL_TILES)
+            rng.shuffle(shuffled)
+            self.hands = [shuffled[seat * size : (seat + 1) * size] for seat in range(players)]
+            self.boneyard = shuffled[players * size :]
+            if leader is not None or not self.rules.highest_double:
+                self.push(NewHand(rng.randrange(players) if leader is None else leader))
+                first = rng.choice(self.hands[self.turn])
+                break
+            # RULES.md 3: nobody holds a double, so everyone draws one more, as often as needed.
+            redraws = 0
+            while not any(t.is_double for held in self.hands for t in held):
+                if len(self.boneyard) - self.rules.reserve < players:
+                    break
+                for held in self.hands:
+                    held.append(self.boneyard.pop())
+                redraws += 1
+            doubles = [
+                (t.high, seat) for seat, held in enumerate(self.hands) for t in held if t.is_double
+            ]
+            if doubles:
+                high, seat = max(doubles)
+                self.push(NewHand(seat, "double", redraws))
+                first = tile(high, high)
+                break
         self.hands[self.turn].remove(first)
         self.push(Play(self.turn, first, None, not first.is_double and rng.random() < 0.5))
         while not self.over:
@@ -719,6 +739,12 @@ def _between_refusals(table: Table, upcoming: NewHand) -> list[tuple[Event, str]
     if table.game.next_leader is not None:
         other = rng.choice([s for s in range(players) if s != upcoming.leader])
         found.append((NewHand(other), "lead"))
+        found.append((NewHand(upcoming.leader, None, 1), "record"))
+    if not table.rules.highest_double:
+        found.append((NewHand(upcoming.leader, None, rng.randint(1, 3)), "record"))
+    elif table.game.next_leader is None:
+        most = (28 - table.rules.hand_size * players - table.rules.reserve) // players
+        found.append((NewHand(upcoming.leader, "double", most + 1), "draw-empty"))
     return found
 
 
@@ -739,12 +765,17 @@ def refusals_for(table: Table, upcoming: Event | None) -> list[tuple[Event, str]
     seat = upcoming.player
     if not table.plays:
         wrong = rng.choice([s for s in range(players) if s != seat])
-        return [
+        found = [
             (_any_action(wrong, rng), "lead"),
             (Draw(seat, 1), "lead"),
             (Pass(seat), "lead"),
             (Settle({}), "remaining"),
         ]
+        hand = table.game.hand
+        if hand is not None and hand.double_lead:  # RULES.md 3: the highest double leads
+            others = [t for t in ALL_TILES if not t.is_double]
+            found.append((Play(seat, rng.choice(others)), "lead"))
+        return found
     return _play_phase_refusals(table, seat)
 
 
