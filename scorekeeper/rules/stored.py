@@ -37,6 +37,8 @@ def stored_event(event: Event) -> tuple[StoredKind, dict[str, Any]]:
         begun: dict[str, Any] = {"leader": event.leader}
         if event.chosen is not None:
             begun["chosen"] = event.chosen
+        if event.redraws:  # only under lead: highest-double; older rows never have it
+            begun["redraws"] = event.redraws
         return "new_hand", begun
     remaining = {
         str(seat): held if isinstance(held, int) else [str(t) for t in held]
@@ -54,7 +56,7 @@ def event_of(kind: str, data: dict[str, Any]) -> Event:
     if kind == "pass":
         return Pass(data["player"])
     if kind == "new_hand":
-        return NewHand(data["leader"], data.get("chosen"))
+        return NewHand(data["leader"], data.get("chosen"), data.get("redraws", 0))
     if kind == "settle":
         remaining: dict[int, Held] = {}
         for seat, held in data["remaining"].items():

@@ -29,10 +29,21 @@ def test_the_stored_shape_is_fixed() -> None:
     )
     assert stored_event(NewHand(2, "draw")) == ("new_hand", {"leader": 2, "chosen": "draw"})
     assert stored_event(NewHand(0)) == ("new_hand", {"leader": 0})
+    assert stored_event(NewHand(1, "double", 2)) == (
+        "new_hand",
+        {"leader": 1, "chosen": "double", "redraws": 2},
+    )
     assert stored_event(Settle({1: 7, 0: (tile(2, 1),)})) == (
         "settle",
         {"remaining": {"0": ["2-1"], "1": 7}},
     )
+
+
+def test_redraws_read_back_and_a_row_without_them_has_none() -> None:
+    assert event_of("new_hand", {"leader": 1, "chosen": "double", "redraws": 2}) == NewHand(
+        1, "double", 2
+    )
+    assert event_of("new_hand", {"leader": 1}).redraws == 0
 
 
 def test_an_unknown_kind_is_refused_as_malformed() -> None:
