@@ -662,8 +662,7 @@ class Game:
                 )
             )
         if redraws:
-            count = len(self.setup.players)
-            can = max(0, self.rules.boneyard_size - self.rules.boneyard_reserve) // count
+            count, can = len(self.setup.players), self.rules.most_redraws
             if redraws > can:
                 raise IllegalEntry(
                     "draw-empty",

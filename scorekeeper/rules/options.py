@@ -417,6 +417,12 @@ class Rules:
         return _STANDARD_DEAL[self.preset][self.players]
 
     @property
+    def most_redraws(self) -> int:
+        """How many times everyone can draw one more tile before a lead (highest-double): the
+        drawable boneyard, one tile per player a time."""
+        return max(0, self.boneyard_size - self.boneyard_reserve) // self.players
+
+    @property
     def boneyard_size(self) -> int:
         """Tiles left face down after the deal."""
         return 28 - self.hand_size * self.players

@@ -263,9 +263,29 @@ def lead(key: str) -> Answer:
         chosen = "lot"
     elif how == "draw":
         return _draw_for_lead(loaded, form)
+    elif how in ("double", "redraw") and forced is None and game.rules.lead == "highest-double":
+        return _highest_double(loaded, form)
     else:
         return incomplete(loaded)
     return commit(loaded, form.seen, [_new_hand(game, leader, chosen)], "lead")
+
+
+def _highest_double(loaded: Loaded, form: LeadForm) -> Answer:
+    """House rule lead: highest-double: the player holding the highest double leads, or
+    nobody holds one and everyone draws one more tile (kept in the form until a leader is
+    tapped, then stored with the hand; the rules refuse more than the boneyard gives)."""
+    game = loaded.game
+    redraws = form.redraws.data or 0
+    if form.how.data == "redraw":
+        try:
+            game.fork().push(NewHand(0, "double", redraws + 1))
+        except Refusal as refusal:
+            return refuse(loaded, refusal, "lead", redraws=redraws)
+        return render_table(table_view(loaded, redraws=redraws + 1))
+    if form.leader.data is None or form.leader.data >= len(game.players):
+        return incomplete(loaded)
+    hand = NewHand(form.leader.data, "double", redraws)
+    return commit(loaded, form.seen, [hand], "lead", redraws=redraws)
 
 
 def _new_hand(game: Game, leader: int, chosen: LeadWay) -> NewHand:

@@ -98,11 +98,14 @@ class SettleForm(EntryForm):
 
 
 class LeadForm(EntryForm):
-    """The leader of a hand: a seat, at random, or by drawing tiles (fields ``drawn-<seat>``)."""
+    """The leader of a hand: a seat, at random, by drawing tiles (fields ``drawn-<seat>``), or
+    the holder of the highest double after any redraws."""
 
     how = StringField("how", validators=[Optional(), Length(max=10)])
     leader = IntegerField("leader", validators=[Optional(), NumberRange(min=0, max=3)])
     among = HiddenField("among", validators=[Optional(), Length(max=20)])
+    redraws = IntegerField("redraws", validators=[Optional(), NumberRange(min=0, max=28)])
+    """How many times everyone drew one more tile, nobody holding a double (highest-double)."""
 
 
 def _value_words(rule: HouseRule, value: str) -> str:

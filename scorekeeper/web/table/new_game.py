@@ -148,7 +148,8 @@ def new_game_page(club: ClubRow | None) -> Answer:
     except Refusal as refusal:
         return _new_game_refused(form, languages.said(refusal.said))
     events: list[Event] = []
-    if form.leader.data == "random":
+    # With lead: highest-double the table page asks who holds it, whatever was picked here.
+    if form.leader.data == "random" and setup.rules.lead != "highest-double":
         events.append(NewHand(_rng.randrange(len(setup.players)), "lot"))
     if club is not None and form.club_defaults.data:
         club.defaults = {

@@ -159,6 +159,9 @@ class TableView:
     settle_ticks: dict[int, tuple[str, ...]] = field(default_factory=dict)
     open_draw: bool = False
     open_choice: bool = False
+    redraws: int = 0
+    """How many times everyone has drawn one more tile before this lead, nobody holding a
+    double (house rule lead: highest-double): kept in the lead form until a leader is tapped."""
     entered: bool = False
     """Whether this page answers an entry just stored (its flash is shown without JavaScript)."""
     redo_label: str | None = None
@@ -265,12 +268,16 @@ class TableView:
 
     @cached_property
     def picker(self) -> list[PickerTile]:
-        """All 28 tiles, those on the table disabled, those that fit marked."""
+        """All 28 tiles (the 7 doubles for a lead the highest double makes), those on the
+        table disabled, those that fit marked."""
         hand = self.hand
         on_table = hand.layout.on_table if hand is not None else set()
+        # The highest double leads: only doubles can, so only they are offered.
+        doubles_only = hand is not None and hand.double_lead and not hand.plays
         return [
             PickerTile(t, t in on_table, bool(hand and hand.layout.fits(t)) and t not in on_table)
             for t in ALL_TILES
+            if t.is_double or not doubles_only
         ]
 
     @cached_property
@@ -412,6 +419,22 @@ class TableView:
         """The players who draw for the lead in this round (all, or those who tied)."""
         seats = self.lead_round or tuple(range(len(self.game.players)))
         return [(seat, self.game.players[seat]) for seat in seats]
+
+    @property
+    def by_double(self) -> bool:
+        """Whether the highest double names this lead (house rule lead: highest-double)."""
+        rules = self.game.rules
+        return self.phase == "lead" and rules.lead == "highest-double" and self.forced_leader is None
+
+    @property
+    def can_redraw(self) -> bool:
+        """Whether the boneyard gives everyone one more tile again."""
+        return self.redraws < self.game.rules.most_redraws
+
+    @property
+    def boneyard_after_redraws(self) -> int:
+        """The tiles left in the boneyard after the redraws so far."""
+        return self.game.rules.boneyard_size - self.redraws * len(self.game.players)
 
     @property
     def draw_first(self) -> bool:
