@@ -424,7 +424,9 @@ class TableView:
     def by_double(self) -> bool:
         """Whether the highest double names this lead (house rule lead: highest-double)."""
         rules = self.game.rules
-        return self.phase == "lead" and rules.lead == "highest-double" and self.forced_leader is None
+        return (
+            self.phase == "lead" and rules.lead == "highest-double" and self.forced_leader is None
+        )
 
     @property
     def can_redraw(self) -> bool:
