@@ -23,7 +23,7 @@ from scorekeeper.rules.events import (
     Play,
     Settle,
 )
-from scorekeeper.rules.game import Game, Hand, HandResult, Phase, Scored
+from scorekeeper.rules.game import Game, Hand, HandResult, Phase, Reached, Scored
 from scorekeeper.rules.layout import End, Layout, is_arm_name
 from scorekeeper.rules.options import HOUSE_RULES, PRESETS, HouseRule, Preset, Rules
 from scorekeeper.rules.settlement import Settlement, round_to_five
@@ -53,6 +53,7 @@ __all__ = [
     "Phase",
     "Play",
     "Preset",
+    "Reached",
     "RecordRefusal",
     "Refusal",
     "Rules",

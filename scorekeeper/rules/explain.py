@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from scorekeeper.rules.events import Draw, Event, Held, LeadWay, NewHand, Pass, Play, Settle
-from scorekeeper.rules.game import Game, Hand, Scored
+from scorekeeper.rules.game import Game, Hand, Reached, Scored
 from scorekeeper.rules.layout import Layout, Placed
 from scorekeeper.rules.messages import Fact, Message, say, say_list, say_n
 from scorekeeper.rules.options import LeadRule
@@ -988,6 +988,63 @@ def _split_lines(game: Game, s: Settlement) -> list[Message]:
     return lines
 
 
+def _target_lines(game: Game) -> list[Message]:
+    """Who won, or why nobody did; with several on an exact target, who reached it first."""
+    standing = game.on_target()
+    if game.winner is None or len(standing) < 2:
+        return [_target_line(game)]
+    target = game.rules.target
+    lines = [
+        say(
+            "%(sides)s stand on the target %(target)s and can gain nothing more (%(rule)s): "
+            "the first to reach it wins",
+            sides=say_list([game.sides[reached.side] for reached in standing]),
+            target=target,
+            rule=_house("exact_target"),
+        )
+    ]
+    first = standing[0]
+    together = [
+        r for r in standing if r.play is None and first.play is None and r.hand == first.hand
+    ]
+    if len(together) > 1:
+        # Only a split blocked hand brings several onto it at once, and it has no partners:
+        # each side is one player.
+        hand = game.hands[first.hand - 1]
+        lines.append(
+            say(
+                "%(sides)s reached it together, in the settlement of hand %(hand)s: "
+                "%(side)s comes first in the turn order from %(leader)s, who led that hand: "
+                "wins",
+                sides=say_list([game.sides[reached.side] for reached in together]),
+                hand=first.hand,
+                side=game.sides[first.side],
+                leader=game.players[hand.leader],
+            )
+        )
+        return lines
+    lines.extend(_reached_line(game, reached) for reached in standing)
+    lines.append(say("%(side)s reached it first: wins", side=game.sides[first.side]))
+    return lines
+
+
+def _reached_line(game: Game, reached: Reached) -> Message:
+    """How a side came onto the target: "Bob reached it with Bob's 1-0 in hand 1"."""
+    side = game.sides[reached.side]
+    if reached.play is None:
+        return say(
+            "%(side)s reached it in the settlement of hand %(hand)s", side=side, hand=reached.hand
+        )
+    scored = game.hands[reached.hand - 1].plays[reached.play]
+    return say(
+        "%(side)s reached it with %(player)s's %(tile)s in hand %(hand)s",
+        side=side,
+        player=game.players[scored.player],
+        tile=str(scored.tile),
+        hand=reached.hand,
+    )
+
+
 def _target_line(game: Game) -> Message:
     target = game.rules.target
     scores = game.scores
@@ -1033,7 +1090,7 @@ def _settle(
     )
     lines.append(say("Changes: %(changes)s.", changes=changes))
     lines.append(say("Scores: %(scores)s.", scores=scores))
-    lines.append(_target_line(game))
+    lines.extend(_target_lines(game))
     if game.winner is None:
         summary = say("Hand %(hand)s settled: %(changes)s.", hand=hand.number, changes=changes)
     else:
@@ -1044,7 +1101,20 @@ def _settle(
             "side": game.sides[side],
             "score": game.scores[side],
         }
-        if partnership(game.sides[side]):
+        first = len(game.on_target()) > 1
+        if first and partnership(game.sides[side]):
+            summary = say(
+                "Hand %(hand)s settled: %(changes)s. %(side)s win the game, the first to "
+                "reach %(score)s.",
+                **facts,
+            )
+        elif first:
+            summary = say(
+                "Hand %(hand)s settled: %(changes)s. %(side)s wins the game, the first to "
+                "reach %(score)s.",
+                **facts,
+            )
+        elif partnership(game.sides[side]):
             summary = say(
                 "Hand %(hand)s settled: %(changes)s. %(side)s win the game with %(score)s.",
                 **facts,

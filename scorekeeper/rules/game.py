@@ -53,6 +53,31 @@ class Scored:
     """What the count was worth in the game's units before get_in and exact_target."""
 
 
+@dataclass(frozen=True, slots=True)
+class Reached:
+    """When a side came onto an exact target and stayed there (house rule exact_target).
+
+    In hand ``hand`` (from 1): by the play ``play`` of its plays (from 0), or, with ``play``
+    None, by the hand's settlement. ``turn`` is where the player who made that play (for a
+    settlement, the side's first player) sits in that hand's turn order, the leader being 0:
+    it orders sides that one settlement brought onto the target together (only
+    ``blocked_tie: split`` can).
+    """
+
+    side: int
+    hand: int
+    play: int | None
+    turn: int
+
+    @property
+    def order(self) -> tuple[int, int, int, int]:
+        """Earlier first: by hand, then the plays in order, the settlement after them, and
+        within one settlement the turn order from the hand's leader."""
+        if self.play is None:
+            return (self.hand, 1, 0, self.turn)
+        return (self.hand, 0, self.play, 0)
+
+
 @dataclass
 class Hand:
     """One hand: the layout, who holds how many tiles, the plays and how it ended."""
@@ -207,6 +232,46 @@ class Game:
         for scored in hand.plays:
             points[self._side_of[scored.player]] += scored.points
         return tuple(points)
+
+    def on_target(self) -> list[Reached]:
+        """The sides standing on the target with ``exact_target``, and when each came onto it:
+        the first to reach it first (RULES.md 9a). Empty without the house rule.
+
+        Derived from the hands, nothing is kept for it (an undo has nothing more to restore).
+        A side's stay on the target begins with the last event that brought its score there:
+        a deduction (``deduct-own``) can take it off again, and reaching it again counts anew.
+        """
+        rules = self.rules
+        if not rules.exact_target:
+            return []
+        standing = [side for side, score in enumerate(self.scores) if score == rules.target]
+        return sorted((self._reached(side) for side in standing), key=lambda r: r.order)
+
+    def _reached(self, side: int) -> Reached:
+        """When ``side``, on the target now, came onto it: see :meth:`on_target`."""
+        target = self.rules.target
+        for hand in reversed(self.hands):
+            # The side stands on the target at the end of ``hand`` (or now, in the current one).
+            settlement = hand.settlement
+            if settlement is not None and settlement.changes[side]:
+                return Reached(side, hand.number, None, self._turn_of_side(hand, side))
+            score = hand.scores_before[side]
+            if score == target:
+                continue  # it stood there when this hand began and nothing in it moved it
+            for index, scored in enumerate(hand.plays):
+                if self._side_of[scored.player] == side:
+                    score += scored.points
+                    if score == target:  # plays never take it past: this one brought it
+                        turn = (scored.player - hand.leader) % len(hand.held)
+                        return Reached(side, hand.number, index, turn)
+        raise AssertionError(f"side {side} is not on the target {target}")
+
+    def _turn_of_side(self, hand: Hand, side: int) -> int:
+        """Where the first of ``side``'s players sits in ``hand``'s turn order (leader: 0)."""
+        players = len(hand.held)
+        return min(
+            (seat - hand.leader) % players for seat in range(players) if self._side_of[seat] == side
+        )
 
     def drawable(self) -> int:
         """Tiles that may still be drawn in the current hand (the reserve is never drawn)."""
@@ -745,6 +810,8 @@ class Game:
         hand.held[play.player] -= 1
         hand.passes = 0
         hand.turn = (play.player + 1) % len(hand.held)
+        # With exact_target this side is also the first on the target: a settlement that
+        # leaves any side there decides the game, so nobody else stands on it now.
         if (
             points
             and self.rules.win_check == "immediate"
@@ -786,11 +853,20 @@ class Game:
         )
         for side, change in enumerate(hand.settlement.changes):
             self.scores[side] += change
-        target = self.rules.target
         best = max(self.scores)
+        if best < self.rules.target:
+            return
         leaders = [side for side, score in enumerate(self.scores) if score == best]
-        if best >= target and len(leaders) == 1:
+        if len(leaders) == 1:
             self.winner = leaders[0]
+        elif self.rules.exact_target:
+            # RULES.md 9a: no score passes an exact target, so the leaders stand on it and can
+            # gain nothing more (with winner-collects nothing can take them off either, and
+            # another hand would never part them): the first to reach it wins. Two that one
+            # settlement brought there together (a split blocked hand) go in the hand's turn
+            # order, from its leader: the only order a hand puts its players in, and not
+            # always the same seat first (after a blocked hand the leader is chosen by lot).
+            self.winner = self.on_target()[0].side
 
     # -- messages -------------------------------------------------------------------------
 

@@ -307,7 +307,7 @@ VARIATIONS: tuple[HouseRule, ...] = (
         say("Exact target"),
         say(
             "Whether a side must reach the target exactly: a gain that would pass it scores "
-            "nothing."
+            "nothing, and when several sides stand on it the first to reach it wins."
         ),
         {"all-fives": "no", "fives-up": "no", "totally-fives": "no"},
         choices=YES_NO,
@@ -317,7 +317,12 @@ VARIATIONS: tuple[HouseRule, ...] = (
         },
         example=say(
             "In fives to 61: a side on 58 plays a count of 20 (4): 62 would pass 61, so it "
-            "scores nothing and stays on 58; a count of 15 (3) takes it to 61 and it wins."
+            "scores nothing and stays on 58; a count of 15 (3) takes it to 61 and it wins. "
+            "Checked at the end of the hand: Ann reaches 61 with a play, Bob later in the "
+            "same hand; both stand on 61 when it is settled, and Ann, there first, wins. A "
+            "deduction that takes a side off the target loses it its place; two sides that "
+            "one settlement brings there together (a blocked hand's tie split) go in that "
+            "hand's turn order, from its leader."
         ),
     ),
     HouseRule(

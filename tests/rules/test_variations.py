@@ -3,18 +3,30 @@ the combinations refused, and what the explanations say."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from scorekeeper.rules import Game, MalformedInput, NewHand, Play, Setup, tile
+from scorekeeper.rules import Game, MalformedInput, NewHand, Play, Reached, Setup, tile
 from scorekeeper.rules.explain import explain
 from scorekeeper.rules.gains import Gain, play_gain, settlement_gain
 from scorekeeper.rules.options import Rules
-from scorekeeper.rules.record import load_record
+from scorekeeper.rules.record import load_record, write_record
 from scorekeeper.rules.rulebook import rulebook
 from scorekeeper.rules.settlement import round_share, settle
-from tests.rules.helpers import english
+from tests.rules.helpers import (
+    DUO,
+    DUO_DOMINO_OPTIONS,
+    duo_domino,
+    duo_domino_events,
+    english,
+    game_of,
+    hand,
+    play,
+    record,
+    result_of,
+)
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -72,6 +84,140 @@ def test_exact_target_wins_only_on_the_target_at_the_end_of_a_hand() -> None:
     assert passing.earned == (20, 0)
     reaching = settle({0: 0, 1: 14}, 0, setup, rules, scores=(15, 0), sides_in=(True, True))
     assert reaching.changes == (15, 0) and reaching.voided == ()
+
+
+# -- exact_target: several on the target, the first to reach it wins -----------------------
+#
+# The two-player domino hand of the helpers (five tiles each): Bob's 6-3 (play 2) counts 15,
+# his 1-0 (play 6) 10, Ann's 6-5 (play 7) 15, and Ann dominoes with her 5-5.
+
+EXACT = {"exact_target": "yes"}
+
+
+def test_exact_target_a_play_first_then_a_collection_the_play_wins() -> None:
+    """To 25, totally-fives: Bob reaches 25 with his 1-0 (15 + 10). Ann has 15 when she
+    dominoes and collects Bob's 8 pips, rounded 10: she reaches 25 at the end of the hand.
+    Both stand on 25 when it is settled; Bob was there first and wins."""
+    held = {"Bob": ["0-0", "1-1", "2-0", "4-0"]}  # 0 + 2 + 2 + 4 = 8
+    data = duo_domino(held, preset="totally-fives", options={**EXACT, "target": 25})
+    result = result_of(data)
+    assert result["hands"][0]["settlement"] == {"Ann": 10, "Bob": 0}
+    assert result["scores"] == {"Ann": 25, "Bob": 25}
+    assert result["winner"] == "Bob"
+    game = game_of(data)
+    assert game.phase == "over"
+    assert game.on_target() == [Reached(1, 1, 5, 1), Reached(0, 1, None, 0)]
+
+
+def test_exact_target_two_plays_the_earlier_wins_however_the_win_is_checked() -> None:
+    """To 15: Bob's 6-3 takes him to 15; his 1-0 would pass it and scores 0. Ann's 6-5 takes
+    her to 15 later, and her collection (26 -> 25) would pass it too. At the end of the hand
+    both stand on 15 and Bob, first there, wins; checked after every play, he wins at once
+    with the 6-3 (the first to reach it, as ever)."""
+    options = {**EXACT, "target": 15}
+    result = result_of(duo_domino(preset="totally-fives", options=options))
+    plays = result["hands"][0]["plays"]
+    assert [p["points"] for p in plays] == [0, 15, 0, 0, 0, 0, 15, 0, 0]
+    assert result["hands"][0]["settlement"] == {"Ann": 0, "Bob": 0}
+    assert result["scores"] == {"Ann": 15, "Bob": 15}
+    assert result["winner"] == "Bob"
+    immediate = record(
+        DUO,
+        [hand("Ann", duo_domino_events()[:3])],  # up to Bob's 6-3
+        preset="totally-fives",
+        options={**DUO_DOMINO_OPTIONS, **options, "win_check": "immediate"},
+    )
+    result = result_of(immediate)
+    assert result["hands"][0]["result"] == "won" and len(result["hands"][0]["plays"]) == 2
+    assert result["scores"] == {"Ann": 0, "Bob": 15}
+    assert result["winner"] == "Bob"
+
+
+def knocked_off() -> dict[str, object]:
+    """Deduct-own to 25. Hand 1: Bob reaches 25 with his 1-0, Ann has 15 and dominoes, and
+    Bob's 7 pips (0-0 1-1 2-0 2-1), rounded 5, take him off the target: Ann 15, Bob 20.
+    Hand 2, led by Ann, five tiles each, nobody draws: Ann leads 6-4 (10: she reaches 25),
+    Bob's 6-1 on W counts 1 + 4 = 5 (he is back on 25); the other counts of 5 would pass it.
+    Ann dominoes with her fifth tile, Bob keeps 2-0 (2, rounded 0): both stand on 25."""
+    second = hand(
+        "Ann",
+        [
+            play("Ann", "6-4"),
+            play("Bob", "6-1", "W"),  # W 1 + E 4 = 5
+            play("Ann", "4-2", "E"),  # 1 + 2 = 3
+            play("Bob", "3-1", "W"),  # 3 + 2 = 5
+            play("Ann", "5-2", "E"),  # 3 + 5 = 8
+            play("Bob", "3-0", "W"),  # 0 + 5 = 5
+            play("Ann", "5-1", "E"),  # 0 + 1 = 1
+            play("Bob", "4-0", "W"),  # 4 + 1 = 5
+            play("Ann", "4-3", "W"),  # 3 + 1 = 4, Ann's last tile
+        ],
+        {"Bob": ["2-0"]},
+    )
+    return duo_domino(
+        {"Bob": ["0-0", "1-1", "2-0", "2-1"]},
+        options={**EXACT, "target": 25},
+        more_hands=[second],
+    )
+
+
+def test_exact_target_knocked_off_by_a_deduction_reaching_it_again_counts_anew() -> None:
+    """Bob reached 25 first of all, in hand 1, but a deduction took him off it; in hand 2 Ann
+    reached it before he came back, so Ann wins."""
+    result = result_of(knocked_off())
+    first, second = result["hands"]
+    assert first["settlement"] == {"Ann": 0, "Bob": -5} and first["scores"] == {
+        "Ann": 15,
+        "Bob": 20,
+    }
+    assert [p["points"] for p in second["plays"]] == [10, 5, 0, 0, 0, 0, 0, 0, 0]
+    assert second["settlement"] == {"Ann": 0, "Bob": 0}
+    assert result["scores"] == {"Ann": 25, "Bob": 25}
+    assert result["winner"] == "Ann"
+    assert game_of(knocked_off()).on_target() == [Reached(0, 2, 0, 0), Reached(1, 2, 1, 1)]
+
+
+def test_exact_target_undoing_the_deciding_settlement_opens_the_game_again() -> None:
+    game = game_of(knocked_off())
+    settlement = game.events[-1]
+    assert game.winner == 0
+    assert game.pop() == settlement
+    assert (game.phase, game.winner, game.scores) == ("settle", None, [25, 25])
+    assert game.on_target() == [Reached(0, 2, 0, 0), Reached(1, 2, 1, 1)]
+    again = game.fork()
+    again.push(settlement)
+    assert (again.phase, again.winner) == ("over", 0)
+    assert game.phase == "settle"  # the fork left it be
+    # Undo further: Bob's 6-1 brought him back on 25; without it only Ann stands there.
+    game.rewind(len(game.events) - 8)
+    assert game.scores == [25, 20] and game.on_target() == [Reached(0, 2, 0, 0)]
+    assert write_record(game) == write_record(Game(game.setup, game.events))
+    for event in game_of(knocked_off()).events[len(game.events) :]:
+        game.push(event)
+    assert (game.phase, game.winner) == ("over", 0)
+
+
+SPLIT = DATA / "var_blocked_tie_split.json"
+
+
+@pytest.mark.parametrize("win_check", ["end-of-hand", "immediate"])
+@pytest.mark.parametrize(
+    ("players", "first"),
+    [(["Ann", "Bob", "Cy", "Dee"], "Cy"), (["Dee", "Ann", "Bob", "Cy"], "Cy")],
+)
+def test_exact_target_two_sides_reaching_it_together_go_in_turn_order(
+    players: list[str], first: str, win_check: str
+) -> None:
+    """The corpus's split hand, to 45: Cy and Dee tie on 5 pips and share 85, 45 each, so
+    both reach 45 in the same settlement. Nothing could part them later, so the hand's turn
+    order from its leader Ann (Ann, Bob, Cy, Dee) decides: Cy. Seated Dee, Ann, Bob, Cy the
+    turn order is the same and so is the winner, though Dee now sits first."""
+    data = json.loads(SPLIT.read_text())
+    data["players"] = players
+    data["options"] = {**data["options"], **EXACT, "target": 45, "win_check": win_check}
+    result = result_of(data)
+    assert result["scores"] == {"Ann": 10, "Bob": 0, "Cy": 45, "Dee": 45}
+    assert result["winner"] == first
 
 
 # -- get_in ---------------------------------------------------------------------------------
@@ -222,6 +368,44 @@ def test_settlement_lines_say_when_the_tie_was_split_or_a_gain_passed_the_target
     assert passing.voided == ("overshoot", None)
 
 
+def test_why_says_the_winner_reached_the_target_first() -> None:
+    """The deciding settlement's Why? names every side on the target, when each came onto it,
+    and that the first won."""
+    held = {"Bob": ["0-0", "1-1", "2-0", "4-0"]}
+    game = game_of(duo_domino(held, preset="totally-fives", options={**EXACT, "target": 25}))
+    told = explain(game, len(game.events) - 1)
+    assert told.winner == 1
+    assert str(told.summary).endswith("Bob wins the game, the first to reach 25.")
+    assert english(told.lines)[-4:] == (
+        "Bob and Ann stand on the target 25 and can gain nothing more "
+        "(house rule exact_target): the first to reach it wins",
+        "Bob reached it with Bob's 1-0 in hand 1",
+        "Ann reached it in the settlement of hand 1",
+        "Bob reached it first: wins",
+    )
+    game = game_of(knocked_off())
+    lines = english(explain(game, len(game.events) - 1).lines)
+    assert lines[-3:] == (
+        "Ann reached it with Ann's 6-4 in hand 2",
+        "Bob reached it with Bob's 6-1 in hand 2",
+        "Ann reached it first: wins",
+    )
+    data = json.loads(SPLIT.read_text())
+    data["options"] = {**data["options"], **EXACT, "target": 45}
+    game = game_of(data)
+    told = explain(game, len(game.events) - 1)
+    assert str(told.summary).endswith("Cy wins the game, the first to reach 45.")
+    assert english(told.lines)[-1] == (
+        "Cy and Dee reached it together, in the settlement of hand 1: Cy comes first in the "
+        "turn order from Ann, who led that hand: wins"
+    )
+    # To 15 Bob was there first (his 6-3), but the settlement's deduction takes him off it:
+    # Ann, alone on it, wins as ever, with no word of who came first.
+    alone = game_of(duo_domino({"Bob": 7}, options={**EXACT, "target": 15}))
+    assert (alone.scores, alone.winner) == ([15, 10], 0)
+    assert english(explain(alone, len(alone.events) - 1).lines)[-1] == "Ann 15 >= 15: wins"
+
+
 def test_the_rulebook_describes_each_variation_with_an_example_and_shows_which_are_on() -> None:
     book = rulebook(rules_of(units="fives", get_in=10))
     entries = {entry.name: entry for entry in book.house_rules}
@@ -231,3 +415,6 @@ def test_the_rulebook_describes_each_variation_with_an_example_and_shows_which_a
     assert entries["get_in"].differs and entries["get_in"].value == "10"
     assert not entries["exact_target"].differs
     assert str(entries["target"].value_text) == "the game is won at 20 in fives"
+    exact = entries["exact_target"]
+    assert "when several sides stand on it the first to reach it wins" in str(exact.text)
+    assert "turn order, from its leader" in str(exact.example)
