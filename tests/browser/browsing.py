@@ -444,13 +444,19 @@ def start_game(
     preset: str | None = None,
     target: int | None = None,
     partners: bool | None = None,
+    rules: dict[str, str] | None = None,
 ) -> TablePage:
-    """Start a game through the new-game form, the first leader left to the table."""
+    """Start a game through the new-game form, the first leader left to the table; ``rules``
+    are house rules chosen in the form's House rules (name: value)."""
     page.goto(base + "/games/new")
     for seat, name in enumerate(players, 1):
         page.locator(f'input[name="player{seat}"]').fill(name)
     if preset is not None:
         load_preset(page, preset, len(players))
+    if rules:
+        page.locator("details.house-rules > summary").click()
+        for name, value in rules.items():
+            page.locator(f'select[name="{name}"]').select_option(value)
     if target is not None:
         page.locator('input[name="target"]').fill(str(target))
     if partners is not None:
@@ -647,6 +653,11 @@ class GameEntry:
         shadow, table = self.shadow, self.table
         if isinstance(event, NewHand):
             if shadow.next_leader is None:
+                # Under lead: highest-double, "nobody has a double" once for each redraw.
+                for rounds in range(1, event.redraws + 1):
+                    table.tap(table.page.locator('[data-lead="redraw"]'))
+                    redraws = table.page.locator("[data-redraws]")
+                    expect(redraws).to_have_attribute("data-redraws", str(rounds))
                 table.choose_leader(event.leader)
             shadow.push(event)
             table.expect_turn(shadow.players[event.leader])
