@@ -20,7 +20,7 @@ PRESETS: tuple[Preset, ...] = get_args(Preset)
 PRESET_TITLES: dict[Preset, Message] = {
     "all-fives": say("All Fives (Muggins): deduct your own pips, 250 with two players"),
     "fives-up": say("Fives-Up: the winner collects in fives, game to 100"),
-    "totally-fives": say("Totally Fives: the winner collects, game to 200"),
+    "totally-fives": say("Totally Fives: the winner collects in fives, game to 200"),
 }
 """Each preset's title, as the new-game form and the rules page show it."""
 
@@ -252,7 +252,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         "bonus_in_fives",
         say("Bonus in fives"),
         say("With the winner collecting: whether the collected amount is divided by 5."),
-        {"all-fives": "no", "fives-up": "yes", "totally-fives": "no"},
+        {"all-fives": "no", "fives-up": "yes", "totally-fives": "yes"},
         choices=YES_NO,
         value_texts={
             "yes": say("opponents holding 26 give 25, which is 5 points"),

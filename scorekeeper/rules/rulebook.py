@@ -120,8 +120,9 @@ PRESET_TEXTS: dict[Preset, Message] = {
         "Game to 100."
     ),
     "totally-fives": say(
-        "Like Fives-Up, but the collected pips count in full, rounded to the nearest five. "
-        "Game to 200."
+        "As Fives-Up: 7, 5 or 5 tiles, the highest drawn tile leads first, and the winner of "
+        "the hand collects the other sides' pips less their own, rounded to the nearest five "
+        "and then divided by 5. Game to 200."
     ),
 }
 

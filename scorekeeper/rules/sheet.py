@@ -160,36 +160,37 @@ class Tally:
     """A score drawn the paper way, largest marks first.
 
     Of the score's absolute value, each full 50 is a completed ``house``, each remaining
-    full 10 a ``cross`` (at most 4), a remaining 5 a ``stroke`` (at most 1), and what is
+    full 10 a ``circle`` (at most 4), a remaining 5 a ``stroke`` (at most 1), and what is
     left under 5 (possible only when a collected bonus was divided by 5) is ``rest``, which
-    paper shows as a number. ``negative`` marks a score below zero.
+    paper shows as a number. ``negative`` marks a score below zero. The stroke and the
+    circle are S2's: "each line representing 5 points and a circle representing 10".
     """
 
     negative: bool
     houses: int
-    crosses: int
+    circles: int
     strokes: int
     rest: int
 
     @property
     def value(self) -> int:
         """The score the marks stand for."""
-        total = self.houses * 50 + self.crosses * 10 + self.strokes * 5 + self.rest
+        total = self.houses * 50 + self.circles * 10 + self.strokes * 5 + self.rest
         return -total if self.negative else total
 
     @property
     def marks(self) -> tuple[str, ...]:
-        """The marks in drawing order: "house" for each 50, "cross" for 10, "stroke" for 5."""
-        return ("house",) * self.houses + ("cross",) * self.crosses + ("stroke",) * self.strokes
+        """The marks in drawing order: "house" for each 50, "circle" for 10, "stroke" for 5."""
+        return ("house",) * self.houses + ("circle",) * self.circles + ("stroke",) * self.strokes
 
 
 def tally(score: int) -> Tally:
-    """The marks for ``score``: 65 is one house, one cross and one stroke."""
+    """The marks for ``score``: 65 is one house, one circle and one stroke."""
     size = abs(score)
     houses, size = divmod(size, 50)
-    crosses, size = divmod(size, 10)
+    circles, size = divmod(size, 10)
     strokes, rest = divmod(size, 5)
-    return Tally(score < 0, houses, crosses, strokes, rest)
+    return Tally(score < 0, houses, circles, strokes, rest)
 
 
 # -- CSV -------------------------------------------------------------------------------------

@@ -368,12 +368,12 @@ def breakable(name: str) -> Markup:
 
 @bp.app_template_filter("tally_words")
 def tally_words(marks: Tally) -> str:
-    """A tally in words for screen readers: "65, drawn as 1 house, 1 cross and 1 stroke"."""
+    """A tally in words for screen readers: "65, drawn as 1 house, 1 circle and 1 stroke"."""
     parts = []
     if marks.houses:
         parts.append(ngettext("%(num)d house", "%(num)d houses", marks.houses))
-    if marks.crosses:
-        parts.append(ngettext("%(num)d cross", "%(num)d crosses", marks.crosses))
+    if marks.circles:
+        parts.append(ngettext("%(num)d circle", "%(num)d circles", marks.circles))
     if marks.strokes:
         parts.append(ngettext("%(num)d stroke", "%(num)d strokes", marks.strokes))
     if marks.rest:

@@ -88,8 +88,9 @@ def test_end_of_hand_reaching_the_target_mid_hand_does_not_stop_it() -> None:
 
 
 def test_immediate_also_checks_the_target_after_settling() -> None:
-    # totally-fives: Ann collects 25 for Bob's 26 and reaches 40 at the end of the hand.
-    data = duo_domino(preset="totally-fives", options={"target": 40, "win_check": "immediate"})
+    # Ann collects 25 for Bob's 26 (bonus not in fives) and reaches 40 at the end of the hand.
+    options = {"target": 40, "win_check": "immediate", "bonus_in_fives": "no"}
+    data = duo_domino(preset="totally-fives", options=options)
     result = result_of(data)
     assert result["hands"][0]["result"] == "domino"
     assert result["winner"] == "Ann"

@@ -71,7 +71,7 @@ PRESET_SETTLEMENT = {
     "fives-up": "winner-collects",
     "totally-fives": "winner-collects",
 }
-PRESET_BONUS = {"all-fives": "no", "fives-up": "yes", "totally-fives": "no"}
+PRESET_BONUS = {"all-fives": "no", "fives-up": "yes", "totally-fives": "yes"}
 
 
 # -- setups -------------------------------------------------------------------------------

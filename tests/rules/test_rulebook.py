@@ -40,6 +40,7 @@ def test_presets_defaults_are_spelled_per_preset() -> None:
         "totally-fives": "200",
     }
     assert dict(by_name["settlement"].preset_defaults)["fives-up"] == "winner-collects"
+    assert dict(by_name["bonus_in_fives"].preset_defaults)["totally-fives"] == "yes"
     assert str(dict(by_name["partners"].preset_defaults)["all-fives"]) == "yes with 4 players"
     spinners = [v.value for v in by_name["spinners"].values]
     assert spinners == ["first", "none", "all"]
@@ -83,3 +84,10 @@ def test_a_target_by_number_of_players() -> None:
     entry = {e.name: e for e in rulebook(three.rules).house_rules}["target"]
     assert (entry.value, entry.default, entry.differs) == ("250", "200", True)
     assert str(entry.value_text) == "the game is won at 250 points"
+
+
+def test_totally_fives_says_the_winner_collects_in_fives() -> None:
+    # S3: "rounded to the closest 5 and then divided by 5".
+    totally = {preset.name: preset for preset in rulebook(None).presets}["totally-fives"]
+    assert "collects in fives" in str(totally.title)
+    assert "rounded to the nearest five and then divided by 5" in str(totally.text)

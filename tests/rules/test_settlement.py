@@ -78,15 +78,27 @@ def test_deduct_own_scores_may_go_below_zero_and_nobody_collects() -> None:
 # -- winner-collects ------------------------------------------------------------------------
 
 
-def test_winner_collects_bonus_in_fives_opponents_hold_26() -> None:
-    # S2's example: 26 -> 25 -> 5 points (fives-up divides by 5).
-    settlement, scores = settled(duo_domino(preset="fives-up"))
+@pytest.mark.parametrize("preset", ["fives-up", "totally-fives"])
+def test_winner_collects_bonus_in_fives_opponents_hold_26(preset: str) -> None:
+    # S2's example: 26 -> 25 -> 5 points (both presets divide by 5).
+    settlement, scores = settled(duo_domino(preset=preset))
     assert settlement == {"Ann": 5, "Bob": 0}
     assert scores == {"Ann": 20, "Bob": 25}
 
 
+def test_totally_fives_winner_collecting_28_scores_6() -> None:
+    # S3: "rounded to the closest 5 and then divided by 5": 28 -> 30 -> 6.
+    data = duo_domino(remaining={"Bob": ["5-4", "5-3", "4-4", "2-1"]}, preset="totally-fives")
+    settlement, scores = settled(data)
+    assert settlement == {"Ann": 6, "Bob": 0}
+    assert scores == {"Ann": 21, "Bob": 25}
+    found = game_of(data).hands[0].settlement
+    assert found is not None and (found.collector, found.collected) == (0, 28)
+
+
 def test_winner_collects_without_bonus_in_fives_opponents_hold_26() -> None:
-    settlement, scores = settled(duo_domino(preset="totally-fives"))
+    data = duo_domino(preset="totally-fives", options={"bonus_in_fives": "no"})
+    settlement, scores = settled(data)
     assert settlement == {"Ann": 25, "Bob": 0}
     assert scores == {"Ann": 40, "Bob": 25}
 
@@ -96,8 +108,8 @@ def test_winner_collects_without_bonus_in_fives_opponents_hold_26() -> None:
     [
         ("all-fives", {"settlement": "winner-collects"}, 25),
         ("fives-up", {"bonus_in_fives": "no"}, 25),
-        ("totally-fives", {"bonus_in_fives": "yes"}, 5),
-        ("totally-fives", {"bonus_in_fives": True}, 5),
+        ("totally-fives", {"bonus_in_fives": "no"}, 25),
+        ("totally-fives", {"bonus_in_fives": False}, 25),
     ],
 )
 def test_winner_collects_house_rules_override_the_preset(
@@ -109,7 +121,8 @@ def test_winner_collects_house_rules_override_the_preset(
 
 @pytest.mark.parametrize(("pips", "collected"), [(7, 5), (8, 10), (12, 10), (13, 15)])
 def test_winner_collects_rounds_what_is_collected(pips: int, collected: int) -> None:
-    settlement, _ = settled(duo_domino(remaining={"Bob": pips}, preset="totally-fives"))
+    data = duo_domino(remaining={"Bob": pips}, options={"settlement": "winner-collects"})
+    settlement, _ = settled(data)
     assert settlement == {"Ann": collected, "Bob": 0}
 
 
@@ -147,9 +160,10 @@ def test_winner_collects_a_partners_pips_neither_add_nor_subtract() -> None:
 
 
 def test_winner_collects_without_partners_collects_from_everyone() -> None:
-    # totally-fives has no partners by default: 3 + 5 + 3 = 11 -> 10.
+    # totally-fives has no partners by default: 3 + 5 + 3 = 11 -> 10, in fives 2 (partners
+    # would collect 3 + 3 = 6 -> 5, in fives 1).
     settlement, _ = settled(quad_domino(preset="totally-fives"))
-    assert settlement == {"Ann": 10, "Bob": 0, "Cy": 0, "Dee": 0}
+    assert settlement == {"Ann": 2, "Bob": 0, "Cy": 0, "Dee": 0}
 
 
 def test_winner_collects_with_partners_and_bonus_in_fives() -> None:

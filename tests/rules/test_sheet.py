@@ -122,7 +122,7 @@ def test_header_partners_differ_from_the_preset() -> None:
 
 
 @pytest.mark.parametrize(
-    ("score", "houses", "crosses", "strokes"),
+    ("score", "houses", "circles", "strokes"),
     [
         (0, 0, 0, 0),
         (5, 0, 0, 1),
@@ -134,19 +134,26 @@ def test_header_partners_differ_from_the_preset() -> None:
         (250, 5, 0, 0),
     ],
 )
-def test_tally_houses_crosses_and_strokes(
-    score: int, houses: int, crosses: int, strokes: int
+def test_tally_houses_circles_and_strokes(
+    score: int, houses: int, circles: int, strokes: int
 ) -> None:
     marks = tally(score)
-    assert (marks.negative, marks.houses, marks.crosses, marks.strokes, marks.rest) == (
+    assert (marks.negative, marks.houses, marks.circles, marks.strokes, marks.rest) == (
         False,
         houses,
-        crosses,
+        circles,
         strokes,
         0,
     )
     assert marks.value == score
-    assert marks.marks == ("house",) * houses + ("cross",) * crosses + ("stroke",) * strokes
+    assert marks.marks == ("house",) * houses + ("circle",) * circles + ("stroke",) * strokes
+
+
+def test_tally_draws_10_as_a_circle_as_s2_does() -> None:
+    # S2: "each line representing 5 points and a circle representing 10".
+    assert tally(35).marks == ("circle", "circle", "circle", "stroke")
+    assert tally(10).marks == ("circle",)
+    assert tally(115).marks == ("house", "house", "circle", "stroke")
 
 
 def test_tally_of_a_negative_score() -> None:
@@ -155,9 +162,9 @@ def test_tally_of_a_negative_score() -> None:
 
 
 def test_tally_of_a_score_counted_in_fives_keeps_the_rest() -> None:
-    # With bonus_in_fives a hand can pay 6: 66 is one house, one cross, one stroke and 1.
+    # With bonus_in_fives a hand can pay 6: 66 is one house, one circle, one stroke and 1.
     assert tally(66) == Tally(False, 1, 1, 1, 1)
-    assert tally(66).marks == ("house", "cross", "stroke")
+    assert tally(66).marks == ("house", "circle", "stroke")
 
 
 # -- CSV ---------------------------------------------------------------------------------------

@@ -196,7 +196,7 @@ PRESET_TABLE: dict[str, dict[str, Any]] = {
         "spinner_counts": True,
         "boneyard_reserve": 0,
         "settlement": "winner-collects",
-        "bonus_in_fives": False,
+        "bonus_in_fives": True,
         "target": 200,
         "win_check": "end-of-hand",
     },

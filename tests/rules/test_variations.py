@@ -54,7 +54,9 @@ def test_in_fives_a_collected_amount_is_rounded_then_divided_once() -> None:
     setup = Setup.create(["Ann", "Bob"], "fives-up", {"units": "fives"})
     settled = settle({0: 0, 1: 26}, 0, setup, setup.rules)
     assert settled.changes == (5, 0)
-    points = Setup.create(["Ann", "Bob"], "totally-fives", {"units": "fives"})
+    points = Setup.create(
+        ["Ann", "Bob"], "totally-fives", {"units": "fives", "bonus_in_fives": "no"}
+    )
     assert settle({0: 0, 1: 26}, 0, points, points.rules).changes == (5, 0)
 
 
@@ -77,8 +79,9 @@ def test_exact_target_the_worked_example_58_to_61() -> None:
 
 def test_exact_target_wins_only_on_the_target_at_the_end_of_a_hand() -> None:
     """A settlement that would pass the target scores nothing; reaching it exactly wins."""
-    rules = rules_of("totally-fives", exact_target=True, target=30)
-    setup = Setup.create(["Ann", "Bob"], "totally-fives", {"exact_target": True, "target": 30})
+    options = {"exact_target": True, "target": 30, "bonus_in_fives": "no"}
+    setup = Setup.create(["Ann", "Bob"], "totally-fives", options)
+    rules = setup.rules
     passing = settle({0: 0, 1: 20}, 0, setup, rules, scores=(15, 0), sides_in=(True, True))
     assert passing.changes == (0, 0) and passing.voided == ("overshoot", None)
     assert passing.earned == (20, 0)
@@ -247,7 +250,8 @@ def test_get_in_in_a_game_counts_from_the_play_that_got_the_side_in() -> None:
 
 
 def test_split_the_worked_example_ann_4_bob_4_cy_17() -> None:
-    setup = Setup.create(["Ann", "Bob", "Cy"], "totally-fives", {"blocked_tie": "split"})
+    options = {"blocked_tie": "split", "bonus_in_fives": "no"}
+    setup = Setup.create(["Ann", "Bob", "Cy"], "totally-fives", options)
     settled = settle({0: 4, 1: 4, 2: 17}, None, setup, setup.rules)
     assert settled.changes == (10, 10, 0)
     assert settled.split == (0, 1) and settled.share == 10
@@ -358,11 +362,10 @@ def test_settlement_lines_say_when_the_tie_was_split_or_a_gain_passed_the_target
     told = explain(game, len(game.events) - 1)
     text = " ".join(english(told.lines))
     assert "tie for the fewest pips (5)" in text and "blocked_tie: split" in text
-    assert "85 / 2 = 42.5" in text and ": 45." in text
-    assert "Cy collects +45" in text and "Dee collects +45" in text
-    exact = Setup.create(
-        ["Ann", "Bob"], "totally-fives", {"exact_target": "yes", "target": 20, "deal": "five-each"}
-    )
+    assert "85 / 2 = 42.5" in text and ": 45." in text and "45 / 5 = 9." in text
+    assert "Cy collects +9" in text and "Dee collects +9" in text
+    options = {"exact_target": "yes", "target": 20, "deal": "five-each", "bonus_in_fives": "no"}
+    exact = Setup.create(["Ann", "Bob"], "totally-fives", options)
     rules = exact.rules
     passing = settle({0: 0, 1: 30}, 0, exact, rules, scores=(10, 0), sides_in=(True, True))
     assert passing.voided == ("overshoot", None)

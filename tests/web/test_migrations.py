@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
 from datetime import datetime
 from pathlib import Path
 
@@ -12,10 +13,14 @@ from flask import Flask
 from sqlalchemy import text
 
 from app import create_app
+from scorekeeper.rules.record import load_record, replay
+from scorekeeper.rules.stored import stored_event
 from scorekeeper.web.data.database import db
 from tests.web.database import OTHER_DATABASE, app_settings, database_uri, empty
-from tests.web.webtable import Table, side_scores
+from tests.web.webforms import form_for
+from tests.web.webtable import Table, new_game, side_scores
 
+DATA = Path(__file__).resolve().parents[1] / "data"
 BEFORE_KEYS = "a92279f79972"
 """The first schema: games reached by their sequential id."""
 
@@ -23,6 +28,18 @@ BEFORE_KEYS = "a92279f79972"
 def _app_on(tmp_path: Path) -> Flask:
     """The app on a new database in ``tmp_path`` (no schema yet: each test migrates it)."""
     return create_app(app_settings(database_uri(tmp_path / "old.sqlite")))
+
+
+def _old_events(game_id: int, events: list[tuple[str, dict]], now: datetime) -> None:
+    """Store ``events`` (kind and data) as the game's live events 1, 2, 3..."""
+    for seq, (kind, data) in enumerate(events, 1):
+        db.session.execute(
+            text(
+                "INSERT INTO event (game_id, seq, kind, data, created_at)"
+                " VALUES (:game, :seq, :kind, :data, :now)"
+            ),
+            {"game": game_id, "seq": seq, "kind": kind, "data": json.dumps(data), "now": now},
+        )
 
 
 def _old_game(players: list[str], events: list[tuple[str, dict]]) -> None:
@@ -35,14 +52,7 @@ def _old_game(players: list[str], events: list[tuple[str, dict]]) -> None:
         ),
         {"now": now, "players": json.dumps(players)},
     ).scalar_one()
-    for seq, (kind, data) in enumerate(events, 1):
-        db.session.execute(
-            text(
-                "INSERT INTO event (game_id, seq, kind, data, created_at)"
-                " VALUES (:game, :seq, :kind, :data, :now)"
-            ),
-            {"game": game_id, "seq": seq, "kind": kind, "data": json.dumps(data), "now": now},
-        )
+    _old_events(game_id, events, now)
     db.session.commit()
 
 
@@ -164,5 +174,143 @@ def test_games_stored_before_clubs_belong_to_none_and_can_join_one(tmp_path: Pat
         db.session.remove()
         flask_migrate.downgrade(revision=BEFORE_CLUBS)
         assert db.session.execute(text("SELECT count(*) FROM event")).scalar_one() == 2
+        db.session.remove()
+        db.engine.dispose()
+
+
+BEFORE_BONUS_IN_FIVES = "a2c4e6f8b0d1"
+"""The schema before totally-fives collected in fives by default (bonus_in_fives "no")."""
+COLLECTS_28 = DATA / "hand_totally_fives_collects_in_fives.json"
+"""A totally-fives hand Ann wins and collects 28 pips in: 30 in points, 6 in fives."""
+
+
+def _stored_game(preset: str, options: dict, events: list[tuple[str, dict]]) -> str:
+    """A game stored as the schema before ``bonus_in_fives`` changed stores it; its edit key."""
+    now = datetime(2026, 11, 20, 20, 0)
+    key = secrets.token_urlsafe(16)
+    game_id = db.session.execute(
+        text(
+            "INSERT INTO game (edit_key, watch_key, version, created_at, updated_at, players,"
+            " preset, options, partners, status, winner, redoable) VALUES (:key, :watch,"
+            " :version, :now, :now, :players, :preset, :options, NULL, 'lead', NULL, 0)"
+            " RETURNING id"
+        ),
+        {
+            "key": key,
+            "watch": secrets.token_urlsafe(16),
+            "version": len(events),
+            "now": now,
+            "players": json.dumps(["Ann", "Bob", "Cy"]),
+            "preset": preset,
+            "options": json.dumps(options),
+        },
+    ).scalar_one()
+    _old_events(game_id, events, now)
+    return key
+
+
+def _stored_club(defaults: dict | None) -> str:
+    key = secrets.token_urlsafe(16)
+    db.session.execute(
+        text(
+            "INSERT INTO club (edit_key, watch_key, name, created_at, defaults)"
+            " VALUES (:key, :watch, 'Family', :now, :defaults)"
+        ),
+        {
+            "key": key,
+            "watch": secrets.token_urlsafe(16),
+            "now": datetime(2026, 11, 20, 20, 0),
+            "defaults": None if defaults is None else json.dumps(defaults),
+        },
+    )
+    return key
+
+
+def _json(value: object) -> object:
+    """A JSON column as read by plain SQL: text on SQLite, already parsed on PostgreSQL."""
+    return json.loads(value) if isinstance(value, str) else value
+
+
+def _games(keys: list[str]) -> list[tuple[object, int]]:
+    """Each game's stored options and version."""
+    rows = db.session.execute(text("SELECT edit_key, options, version FROM game")).all()
+    found = {key: (_json(options), version) for key, options, version in rows}
+    return [found[key] for key in keys]
+
+
+def _club_defaults(keys: list[str]) -> list[object]:
+    """Each club's stored new-game defaults."""
+    rows = db.session.execute(text("SELECT edit_key, defaults FROM club")).all()
+    found = {key: _json(defaults) for key, defaults in rows}
+    return [found[key] for key in keys]
+
+
+def test_totally_fives_games_stored_before_bonus_in_fives_keep_their_scores(tmp_path: Path):
+    app = _app_on(tmp_path)
+    events = [stored_event(event) for event in load_record(COLLECTS_28.read_text()).events]
+    assert events[-1][0] == "settle"
+    with app.app_context():
+        if OTHER_DATABASE:
+            empty(db.engine)
+        flask_migrate.upgrade(revision=BEFORE_BONUS_IN_FIVES)
+        by_default = _stored_game("totally-fives", {}, events)
+        chose_no = _stored_game("totally-fives", {"bonus_in_fives": "no"}, events)
+        chose_yes = _stored_game("totally-fives", {"bonus_in_fives": "yes"}, events)
+        other = _stored_game("fives-up", {"target": 200}, events)
+        keys = [by_default, chose_no, chose_yes, other]
+        clubs = [
+            _stored_club({"preset": "totally-fives", "options": {"spinners": "none"}}),
+            _stored_club({"preset": "totally-fives", "options": {"bonus_in_fives": "yes"}}),
+            _stored_club({"preset": "fives-up", "options": {}, "partners": None}),
+            _stored_club(None),
+        ]
+        db.session.commit()
+        before = _games(keys)
+        before_clubs = _club_defaults(clubs)
+        db.session.remove()
+        flask_migrate.upgrade()
+        after = _games(keys)
+        after_clubs = _club_defaults(clubs)
+        db.session.remove()
+
+    # Only the game that played by the old default changes: it says "no" itself, and its
+    # version grows so that kept replays and open pages follow.
+    assert after[0] == ({"bonus_in_fives": "no"}, before[0][1] + 1)
+    assert after[1:] == before[1:]
+    assert after_clubs[0] == {
+        "preset": "totally-fives",
+        "options": {"spinners": "none", "bonus_in_fives": "no"},
+    }
+    assert after_clubs[1:] == before_clubs[1:]
+
+    # Ann scored 35 in play and collected 28 -> 30 in points, as before; a game that chose
+    # bonus_in_fives "yes" collected 6 and still does.
+    client = app.test_client()
+    kept = {"Ann": 65, "Bob": 15, "Cy": 10}
+    assert side_scores(Table(client, by_default).page()) == kept
+    assert side_scores(Table(client, chose_no).page()) == kept
+    assert side_scores(Table(client, chose_yes).page()) == {"Ann": 41, "Bob": 15, "Cy": 10}
+    exported = client.get(f"/games/{by_default}/record.json").get_json()
+    assert exported["options"] == {"bonus_in_fives": "no"}
+    output, legal = replay(json.dumps(exported))
+    assert legal and output["scores"] == kept
+    club_form = client.get(f"/clubs/{clubs[0]}/new").get_data(as_text=True)
+    assert form_for(club_form, "/new").data()["bonus_in_fives"] == "no"
+
+    # A game started now plays by the new default; a downgrade writes it out, and leaves
+    # what the upgrade wrote (the older code's default says "no" anyway).
+    started = new_game(client, ["Ann", "Bob"], preset="totally-fives").key
+    with app.app_context():
+        assert _games([started])[0][0] == {}
+        db.session.remove()
+        flask_migrate.downgrade(revision=BEFORE_BONUS_IN_FIVES)
+        assert [options for options, _ in _games([started, *keys])] == [
+            {"bonus_in_fives": "yes"},
+            {"bonus_in_fives": "no"},
+            {"bonus_in_fives": "no"},
+            {"bonus_in_fives": "yes"},
+            {"target": 200},
+        ]
+        assert _club_defaults(clubs) == after_clubs
         db.session.remove()
         db.engine.dispose()

@@ -10,6 +10,7 @@ import random
 import re
 from dataclasses import dataclass
 from html import unescape
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,6 +21,8 @@ from scorekeeper.rules import ALL_TILES, HOUSE_RULES, PRESETS, RULE_IDS, Game, S
 from scorekeeper.rules.record import write_record
 from scorekeeper.rules.simulate import play_game
 from tests.web.webtable import NO_KEY, key_in
+
+DATA = Path(__file__).resolve().parents[1] / "data"
 
 # -- games imported as a browser imports them ---------------------------------------------
 # (Kept here rather than imported from conftest: when tests/web and tests/browser are named
@@ -351,17 +354,17 @@ def test_a_blank_sheet_for_other_sides_is_a_bad_request(client, query):
     assert "2, 3 or 4 sides" in page
 
 
-def test_the_tally_draws_houses_crosses_and_strokes(client):
+def test_the_tally_draws_houses_circles_and_strokes(client):
     table = import_record(client, domino_record({"Bob": 13}, target=15))
     page = get(client, f"/games/{table.key}/sheet")
-    # Ann ends on 15 (a cross and a stroke), Bob on 10 (a cross).
+    # Ann ends on 15 (a circle and a stroke), Bob on 10 (a circle).
     ann = re.search(
         r'<span class="tally" role="img" aria-label="Ann: ([^"]+)" data-tally="15">(.*?)</span>',
         page,
         re.S,
     )
-    assert ann and ann.group(1) == "15, drawn as 1 cross and 1 stroke"
-    assert ann.group(2).count("mark-cross") == 1 and ann.group(2).count("mark-stroke") == 1
+    assert ann and ann.group(1) == "15, drawn as 1 circle and 1 stroke"
+    assert ann.group(2).count("mark-circle") == 1 and ann.group(2).count("mark-stroke") == 1
     game = simulated(["Ann", "Bob"], "all-fives", 1)
     big = import_record(client, write_record(game))
     page = get(client, f"/games/{big.key}/sheet")
@@ -371,3 +374,34 @@ def test_the_tally_draws_houses_crosses_and_strokes(client):
         rf'aria-label="{winner}: [^"]+" data-tally="{score}">(.*?)</span>', page, re.S
     )
     assert found and found.group(1).count("mark-house") == score // 50
+
+
+TALLY = re.compile(
+    r'<span class="tally" role="img" aria-label="(\w+): ([^"]+)" data-tally="-?\d+">(.*?)</span>\n',
+    re.S,
+)
+
+
+def test_ten_is_a_circle_on_the_sheet_in_its_words_and_in_the_legend(client):
+    """S2: "each line representing 5 points and a circle representing 10"."""
+    record = json.loads((DATA / "hand_totally_fives_collects_in_fives.json").read_text())
+    table = import_record(client, record)
+    page = get(client, f"/games/{table.key}/sheet")
+    tallies = {name: (words, svg) for name, words, svg in TALLY.findall(page)}
+    assert {name: words for name, (words, _) in tallies.items()} == {
+        "Ann": "41, drawn as 4 circles and 1 more",
+        "Bob": "15, drawn as 1 circle and 1 stroke",
+        "Cy": "10, drawn as 1 circle",
+    }
+    for name, circles in {"Ann": 4, "Bob": 1, "Cy": 1}.items():
+        svg = tallies[name][1]
+        assert svg.count('class="mark mark-circle"') == svg.count("<circle ") == circles, name
+    assert "mark-cross" not in page
+    legend = re.search(r'<p class="tally-legend">(.*?)</p>', page, re.S)
+    assert legend is not None
+    circle = re.search(
+        r'<span><svg class="mark mark-circle"[^>]*>(.*?)</svg> = 10</span>', legend[1]
+    )
+    assert circle is not None and circle[1].startswith("<circle ")
+    blank = get(client, "/sheets/blank?sides=2")
+    assert legend[0] in blank and "mark-cross" not in blank
