@@ -62,9 +62,10 @@ def test_a_highest_double_hand_on_a_phone(
     # The lead's tray holds the 7 doubles, and only they.
     tiles = page.locator("#table .picker button[data-tile]")
     expect(tiles).to_have_count(7)
-    assert all(t.split("-")[0] == t.split("-")[1] for t in tiles.evaluate_all(
-        "all => all.map(b => b.dataset.tile)"
-    ))
+    assert all(
+        t.split("-")[0] == t.split("-")[1]
+        for t in tiles.evaluate_all("all => all.map(b => b.dataset.tile)")
+    )
     entry.enter_all(game.events[1:])
     in_view.expect_scores(game.sides, game.scores)
 

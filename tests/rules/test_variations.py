@@ -95,6 +95,8 @@ def test_exact_target_wins_only_on_the_target_at_the_end_of_a_hand() -> None:
 # his 1-0 (play 6) 10, Ann's 6-5 (play 7) 15, and Ann dominoes with her 5-5.
 
 EXACT = {"exact_target": "yes"}
+IN_POINTS = {"bonus_in_fives": "no"}
+"""Totally Fives collecting in points, as these worked examples add it up."""
 
 
 def test_exact_target_a_play_first_then_a_collection_the_play_wins() -> None:
@@ -102,7 +104,7 @@ def test_exact_target_a_play_first_then_a_collection_the_play_wins() -> None:
     dominoes and collects Bob's 8 pips, rounded 10: she reaches 25 at the end of the hand.
     Both stand on 25 when it is settled; Bob was there first and wins."""
     held = {"Bob": ["0-0", "1-1", "2-0", "4-0"]}  # 0 + 2 + 2 + 4 = 8
-    data = duo_domino(held, preset="totally-fives", options={**EXACT, "target": 25})
+    data = duo_domino(held, preset="totally-fives", options={**EXACT, **IN_POINTS, "target": 25})
     result = result_of(data)
     assert result["hands"][0]["settlement"] == {"Ann": 10, "Bob": 0}
     assert result["scores"] == {"Ann": 25, "Bob": 25}
@@ -117,7 +119,7 @@ def test_exact_target_two_plays_the_earlier_wins_however_the_win_is_checked() ->
     her to 15 later, and her collection (26 -> 25) would pass it too. At the end of the hand
     both stand on 15 and Bob, first there, wins; checked after every play, he wins at once
     with the 6-3 (the first to reach it, as ever)."""
-    options = {**EXACT, "target": 15}
+    options = {**EXACT, **IN_POINTS, "target": 15}
     result = result_of(duo_domino(preset="totally-fives", options=options))
     plays = result["hands"][0]["plays"]
     assert [p["points"] for p in plays] == [0, 15, 0, 0, 0, 0, 15, 0, 0]
@@ -217,7 +219,13 @@ def test_exact_target_two_sides_reaching_it_together_go_in_turn_order(
     turn order is the same and so is the winner, though Dee now sits first."""
     data = json.loads(SPLIT.read_text())
     data["players"] = players
-    data["options"] = {**data["options"], **EXACT, "target": 45, "win_check": win_check}
+    data["options"] = {
+        **data["options"],
+        **EXACT,
+        **IN_POINTS,
+        "target": 45,
+        "win_check": win_check,
+    }
     result = result_of(data)
     assert result["scores"] == {"Ann": 10, "Bob": 0, "Cy": 45, "Dee": 45}
     assert result["winner"] == first
@@ -375,7 +383,9 @@ def test_why_says_the_winner_reached_the_target_first() -> None:
     """The deciding settlement's Why? names every side on the target, when each came onto it,
     and that the first won."""
     held = {"Bob": ["0-0", "1-1", "2-0", "4-0"]}
-    game = game_of(duo_domino(held, preset="totally-fives", options={**EXACT, "target": 25}))
+    game = game_of(
+        duo_domino(held, preset="totally-fives", options={**EXACT, **IN_POINTS, "target": 25})
+    )
     told = explain(game, len(game.events) - 1)
     assert told.winner == 1
     assert str(told.summary).endswith("Bob wins the game, the first to reach 25.")
@@ -394,7 +404,7 @@ def test_why_says_the_winner_reached_the_target_first() -> None:
         "Ann reached it first: wins",
     )
     data = json.loads(SPLIT.read_text())
-    data["options"] = {**data["options"], **EXACT, "target": 45}
+    data["options"] = {**data["options"], **EXACT, **IN_POINTS, "target": 45}
     game = game_of(data)
     told = explain(game, len(game.events) - 1)
     assert str(told.summary).endswith("Cy wins the game, the first to reach 45.")
