@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
+from scorekeeper.rules.events import NewHand
 from scorekeeper.rules.game import Game, Hand, HandResult
-from scorekeeper.rules.messages import Message, say
+from scorekeeper.rules.messages import Message, say, say_n
 from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, Preset, default_partners
 
 
@@ -72,6 +73,10 @@ class SheetRow:
     plays: tuple[int, ...]
     settlement: tuple[int, ...] | None
     totals: tuple[int, ...]
+    chosen: Message | None = None
+    """How the leader was chosen, where the rules left it to the table and it was recorded
+    (by lot, by the draw, at the table, by the highest double and its redraws); None after a
+    domino, whose player leads by the rules."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +128,33 @@ def _ended(game: Game, hand: Hand) -> Message:
     return say("in play")
 
 
+_CHOSEN: dict[str, Message] = {
+    "lot": say("by lot"),
+    "draw": say("by the draw for the lead"),
+    "table": say("at the table"),
+}
+
+
+def _chosen(game: Game, hand: Hand) -> Message | None:
+    """How ``hand``'s leader was chosen, in a few words, or None when the rules named them
+    (after a domino) or nothing was recorded."""
+    if hand.double_lead:
+        double = str(hand.plays[0].tile) if hand.plays else None
+        if double is None:
+            return say("by the highest double")
+        if hand.redraws:
+            return say_n(
+                "by the highest double, %(tile)s, after %(count)s redraw",
+                "by the highest double, %(tile)s, after %(count)s redraws",
+                hand.redraws,
+                tile=double,
+            )
+        return say("by the highest double, %(tile)s", tile=double)
+    begun = game.events[game.hand_starts[hand.number - 1]]
+    chosen = begun.chosen if isinstance(begun, NewHand) else None
+    return _CHOSEN.get(chosen) if chosen is not None else None
+
+
 def sheet_row(game: Game, hand: Hand, totals: tuple[int, ...]) -> SheetRow:
     """The row of ``hand``: who led, how it ended, each side's points, and ``totals`` after."""
     settled = hand.settlement
@@ -136,6 +168,7 @@ def sheet_row(game: Game, hand: Hand, totals: tuple[int, ...]) -> SheetRow:
         plays=game.play_points(hand),
         settlement=None if settled is None else settled.changes,
         totals=totals,
+        chosen=_chosen(game, hand),
     )
 
 

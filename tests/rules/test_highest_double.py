@@ -12,6 +12,7 @@ from scorekeeper.rules import Game, IllegalEntry, MalformedInput, NewHand, Play,
 from scorekeeper.rules.explain import explain_hand
 from scorekeeper.rules.notes import referee_notes
 from scorekeeper.rules.record import load_record, write_record
+from scorekeeper.rules.sheet import score_sheet
 from scorekeeper.rules.tiles import tile
 from tests.rules.helpers import (
     assert_refused,
@@ -156,3 +157,10 @@ def test_a_leader_holding_a_higher_double_is_noted_too() -> None:
     notes = referee_notes(game_of(data), 1)
     assert [(n.action, str(n.tile)) for n in notes] == [("lead", "6-6")]
     assert str(notes[0].message).startswith("Event 1: Ann led 1-1 while holding 6-6")
+
+
+def test_the_sheet_says_how_each_leader_the_rules_left_open_was_chosen() -> None:
+    game = load_record((DATA / "hand_highest_double_redraws.json").read_bytes())
+    rows = score_sheet(game).rows
+    assert str(rows[0].chosen) == "by the highest double, 4-4, after 2 redraws"
+    assert rows[1].chosen is None  # Ann dominoed: the rules named her

@@ -4,6 +4,7 @@ one tap on who holds the highest double, or a round of redraws first; the lead i
 from __future__ import annotations
 
 import random
+import re
 from html import unescape
 
 from scorekeeper.rules import Game, Setup
@@ -119,3 +120,15 @@ def test_the_why_and_the_log_say_how_the_leader_was_chosen(client):
     log = unescape(table.client.get(f"{table.url}/log").get_data(as_text=True))
     assert "chosen by the highest double" in log
     assert "Nobody held a double, so every player drew one more tile" in log
+
+
+def test_the_sheet_says_the_highest_double_chose_the_leader(client):
+    table = _game(client)
+    page = table.page()
+    data = press(page, "/lead", **{"data-lead": "redraw"})
+    page = table.client.post(f"{table.url}/lead", data=data).get_data(as_text=True)
+    table.client.post(f"{table.url}/lead", data=press(page, "/lead", **{"data-leader": "1"}))
+    assert table.play("5-5").status_code == 303
+    sheet = unescape(table.client.get(f"{table.url}/sheet").get_data(as_text=True))
+    words = re.sub(r"<[^>]+>", "", sheet)
+    assert "Leaders chosen: hand 1, Bob by the highest double, 5-5, after 1 redraw." in words
