@@ -15,7 +15,7 @@ from scorekeeper.rules.errors import MalformedInput, Refusal
 from scorekeeper.rules.events import Event, Held, NewHand, Play, Settle
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.messages import Message, say
-from scorekeeper.rules.tiles import Tile, parse_tile
+from scorekeeper.rules.tiles import DOUBLE_SIX, Tile, TileSet, parse_tile
 
 _PIPS = re.compile(r"^\d{1,4}$")
 _SEPARATORS = re.compile(r"[\s,;]+")
@@ -129,15 +129,18 @@ def lead_winner(drawn: dict[int, Tile]) -> tuple[int | None, tuple[int, ...]]:
     return (tied[0], ()) if len(tied) == 1 else (None, tied)
 
 
-def parse_held(name: str, text: str) -> Held | None:
-    """What a player says they hold: a pip total ("13") or tiles ("6-1 0-0"); None if blank."""
+def parse_held(name: str, text: str, tiles: TileSet = DOUBLE_SIX) -> Held | None:
+    """What a player says they hold: a pip total ("13") or tiles ("6-1 0-0"; with a larger
+    set each tile has its dash: "12-7 9-0"); None if blank."""
     text = text.strip()
     if not text:
         return None
     if _PIPS.match(text):
         return int(text)
     try:
-        return tuple(parse_tile(part) for part in _SEPARATORS.split(text) if part)
+        if tiles.top == 6:
+            return tuple(parse_tile(part) for part in _SEPARATORS.split(text) if part)
+        return _dashed_tiles(text, tiles)
     except MalformedInput:
         raise Refusal(
             "remaining",
@@ -146,6 +149,20 @@ def parse_held(name: str, text: str) -> Held | None:
                 '"%(example)s".',
                 player=name,
                 given=text,
-                example="6-1 0-0",
+                example="6-1 0-0" if tiles.top == 6 else f"{tiles.top}-1 9-0",
             ),
         ) from None
+
+
+_DASHED = re.compile(r"(\d{1,2})\s*[-|:]\s*(\d{1,2})")
+
+
+def _dashed_tiles(text: str, tiles: TileSet) -> tuple[Tile, ...]:
+    """Tiles of a larger set, each written with its dash, apart by spaces or commas."""
+    found: list[Tile] = []
+    rest = _DASHED.sub(" ", text)
+    if rest.strip(" ,;\t\n"):
+        raise MalformedInput(say("%(given)s is not a list of tiles.", given=text))
+    for match in _DASHED.finditer(text):
+        found.append(tiles.parse(f"{match.group(1)}-{match.group(2)}"))
+    return tuple(found)

@@ -486,7 +486,19 @@ class Game:
         """Check a play; return the end it goes on (None for the lead)."""
         if not isinstance(play.tile, Tile):
             raise MalformedInput(say("%(tile)s is not a tile.", tile=repr(play.tile)))
-        if play.end is not None and (not isinstance(play.end, str) or not is_arm_name(play.end)):
+        tiles = self.rules.tile_set
+        if not tiles.holds(play.tile):
+            raise MalformedInput(
+                say(
+                    "%(tile)s is not a tile of a %(set)s set (numbers 0 to %(top)s).",
+                    tile=str(play.tile),
+                    set=tiles.name,
+                    top=tiles.top,
+                )
+            )
+        if play.end is not None and (
+            not isinstance(play.end, str) or not is_arm_name(play.end, tiles.top)
+        ):
             raise MalformedInput(not_an_end(repr(play.end)))
         hand = self._check_turn(play.player, "play")
         player, tile, layout = self._name(play.player), play.tile, hand.layout
@@ -765,7 +777,12 @@ class Game:
                 "remaining", say("Hand %(hand)s is already settled.", hand=hand.number)
             )
         return check_remaining(
-            remaining, hand.held, hand.layout.on_table, hand.boneyard, self.setup.players
+            remaining,
+            hand.held,
+            hand.layout.on_table,
+            hand.boneyard,
+            self.setup.players,
+            self.rules.tile_set,
         )
 
     # -- applying -------------------------------------------------------------------------

@@ -15,13 +15,19 @@ from scorekeeper.rules.messages import Fact, Message, say
 from scorekeeper.rules.options import SpinnerMode
 from scorekeeper.rules.tiles import Tile
 
-ARM_NAMES = frozenset(["W", "E", "N", "S"] + [f"{d}-{d}:{side}" for d in range(7) for side in "NS"])
+ARM_NAMES = frozenset(
+    ["W", "E", "N", "S"] + [f"{d}-{d}:{side}" for d in range(13) for side in "NS"]
+)
+"""Every arm name of any set (a double-twelve's later spinners reach 12-12:N)."""
 _ORDER = {"W": 0, "E": 1, "N": 2, "S": 3}
 
 
-def is_arm_name(name: str) -> bool:
-    """Whether ``name`` is spelled as an arm: ``W``, ``E``, ``N``, ``S``, ``d-d:N`` or ``d-d:S``."""
-    return name in ARM_NAMES
+def is_arm_name(name: str, top: int = 6) -> bool:
+    """Whether ``name`` is spelled as an arm: ``W``, ``E``, ``N``, ``S``, ``d-d:N`` or ``d-d:S``
+    with ``d`` a number of the set (0 to ``top``)."""
+    if name not in ARM_NAMES:
+        return False
+    return len(name) == 1 or int(name.split("-", 1)[0]) <= top
 
 
 END_NAMES: dict[str, Fact] = {

@@ -14,6 +14,7 @@ from typing import Literal, TypeVar, get_args
 
 from scorekeeper.rules.errors import MalformedInput
 from scorekeeper.rules.messages import Message, say
+from scorekeeper.rules.tiles import TILE_SETS, TileSet
 
 Preset = Literal["all-fives", "fives-up", "totally-fives"]
 PRESETS: tuple[Preset, ...] = get_args(Preset)
@@ -29,6 +30,7 @@ Default = OptionValue | Callable[[int], OptionValue]
 
 # The values of the house rules that take one of a few words, as the record spells them.
 Deal = Literal["standard", "five-each", "seven-five"]
+SetName = Literal["double-six", "double-nine", "double-twelve"]
 LeadRule = Literal["lots", "draw-highest", "highest-double"]
 SpinnerMode = Literal["first", "none", "all"]
 SettlementMethod = Literal["deduct-own", "winner-collects"]
@@ -162,6 +164,27 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
             ),
             "five-each": say("5 tiles each, whatever the number of players"),
             "seven-five": say("7 tiles each with 2 players, otherwise 5"),
+        },
+    ),
+    HouseRule(
+        "set",
+        say("Set"),
+        say(
+            "Which dominoes the table plays with: a larger set lets more players in (up to 8), "
+            "and every number of the game follows the set."
+        ),
+        {"all-fives": "double-six", "fives-up": "double-six", "totally-fives": "double-six"},
+        choices=get_args(SetName),
+        value_texts={
+            "double-six": say("double-six: 28 tiles, numbers 0 to 6, 2 to 4 players"),
+            "double-nine": say(
+                "double-nine: 55 tiles, numbers 0 to 9, 2 to 8 players; 9, 7 or 6 tiles each "
+                "for 2-4, 5-6 or 7-8 players"
+            ),
+            "double-twelve": say(
+                "double-twelve: 91 tiles, numbers 0 to 12, 2 to 8 players; 12, 11 or 9 tiles "
+                "each for 2-4, 5-6 or 7-8 players"
+            ),
         },
     ),
     HouseRule(
@@ -382,6 +405,13 @@ _STANDARD_DEAL: dict[Preset, dict[int, int]] = {
 }
 
 
+_LARGER_DEAL: dict[str, tuple[int, int, int]] = {
+    "double-nine": (9, 7, 6),
+    "double-twelve": (12, 11, 9),
+}
+"""RULES.md 1a: the standard deal with a larger set, for 2-4, 5-6 and 7-8 players."""
+
+
 def default_partners(preset: str, players: int) -> bool:
     """Partnerships are the default only in All Fives with four players."""
     return preset == "all-fives" and players == 4
@@ -406,6 +436,12 @@ class Rules:
     exact_target: bool = False
     get_in: int = 0
     blocked_tie: BlockedTie = "nobody"
+    set: SetName = "double-six"
+
+    @property
+    def tile_set(self) -> TileSet:
+        """The dominoes played with (house rule set)."""
+        return TILE_SETS[self.set]
 
     @property
     def in_fives(self) -> bool:
@@ -419,6 +455,9 @@ class Rules:
             return 5
         if self.deal == "seven-five":
             return 7 if self.players == 2 else 5
+        if self.set != "double-six":
+            few, some, many = _LARGER_DEAL[self.set]
+            return few if self.players <= 4 else some if self.players <= 6 else many
         return _STANDARD_DEAL[self.preset][self.players]
 
     @property
@@ -430,7 +469,7 @@ class Rules:
     @property
     def boneyard_size(self) -> int:
         """Tiles left face down after the deal."""
-        return 28 - self.hand_size * self.players
+        return self.tile_set.size - self.hand_size * self.players
 
     def value(self, name: str) -> OptionValue:
         """A house rule's value as the record spells it."""
@@ -530,6 +569,7 @@ def resolve(preset: Preset, players: int, options: Mapping[str, OptionValue]) ->
         exact_target=values["exact_target"] == "yes",
         get_in=int(values["get_in"]),
         blocked_tie=word("blocked_tie", get_args(BlockedTie)),
+        set=word("set", get_args(SetName)),
     )
 
 

@@ -31,7 +31,7 @@ from scorekeeper.rules.names import name_problem
 from scorekeeper.rules.notes import referee_notes
 from scorekeeper.rules.options import one_of
 from scorekeeper.rules.setup import Setup
-from scorekeeper.rules.tiles import parse_halves, parse_tile, tile
+from scorekeeper.rules.tiles import tile
 
 FORMAT = "all-fives/1"
 _HEADER_KEYS = ("format", "preset", "options", "players", "partners", "hands")
@@ -103,13 +103,14 @@ def parse_event(obj: object, setup: Setup) -> Event:
     seat = setup.seat_of(obj["player"])
     if action == "play":
         spelled = obj["play"]
+        tiles = setup.rules.tile_set
         if isinstance(spelled, str) and spelled in _SPELLINGS:
             played, flipped = _SPELLINGS[spelled]
         else:
-            a, b = parse_halves(spelled)
+            a, b = tiles.parse_halves(spelled)
             played, flipped = tile(a, b), a < b
         end = obj.get("end")
-        if end is not None and (not isinstance(end, str) or not is_arm_name(end)):
+        if end is not None and (not isinstance(end, str) or not is_arm_name(end, tiles.top)):
             raise MalformedInput(not_an_end(json.dumps(end)))
         return Play(seat, played, end, flipped)
     if action == "draw":
@@ -148,7 +149,7 @@ def parse_remaining(obj: object, setup: Setup) -> dict[int, Held]:
         if _whole(value):
             parsed[seat] = value
         elif isinstance(value, list):
-            parsed[seat] = tuple(parse_tile(text) for text in value)
+            parsed[seat] = tuple(setup.rules.tile_set.parse(text) for text in value)
         else:
             raise MalformedInput(
                 say(

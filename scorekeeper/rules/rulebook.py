@@ -53,7 +53,8 @@ RULE_TITLES: dict[str, Message] = {
 RULE_TEXTS: dict[str, Message] = {
     "record": say(
         "Every entry must be readable: players must be players of this game, tiles must be "
-        "double-six tiles (two numbers from 0 to 6), and no field may be missing or of the "
+        "tiles of the game's set (two numbers from 0 to 6 in a double-six set, to 9 or 12 in "
+        "a larger one, always with a dash), and no field may be missing or of the "
         "wrong kind."
     ),
     "game-over": say("Once a side has won, the game is finished: nothing more can be entered."),
@@ -69,8 +70,7 @@ RULE_TEXTS: dict[str, Message] = {
     ),
     "turn": say("Players act in seat order, one after the other, starting with the leader."),
     "tile-unique": say(
-        "A double-six set holds each tile once, so a tile already on the table cannot be "
-        "played again."
+        "A set holds each tile once, so a tile already on the table cannot be played again."
     ),
     # End names are what a player types: never translated, so given as facts.
     "end-unknown": say(

@@ -17,7 +17,7 @@ from scorekeeper.rules.gains import Gain, Voided, in_units, settlement_gain
 from scorekeeper.rules.messages import say, say_n
 from scorekeeper.rules.options import Rules, SettlementMethod
 from scorekeeper.rules.setup import Setup
-from scorekeeper.rules.tiles import ALL_TILES, TOTAL_PIPS, Tile
+from scorekeeper.rules.tiles import DOUBLE_SIX, Tile, TileSet
 
 
 def round_to_five(pips: int) -> int:
@@ -56,9 +56,10 @@ def check_remaining(
     on_table: Collection[Tile],
     boneyard: int,
     players: Sequence[str],
+    tiles: TileSet = DOUBLE_SIX,
 ) -> dict[int, int]:
     """Each seat's remaining pips, checked against what can be counted (rule ``remaining``)."""
-    free = sorted(t.pips for t in ALL_TILES if t not in on_table)
+    free = sorted(t.pips for t in tiles.tiles if t not in on_table)
     named: dict[Tile, int] = {}
     pips: dict[int, int] = {}
     for seat, name in enumerate(players):
@@ -118,6 +119,16 @@ def check_remaining(
                 ),
             )
         for tile in given:
+            if not tiles.holds(tile):
+                raise IllegalEntry(
+                    "remaining",
+                    say(
+                        "%(tile)s is not a tile of a %(set)s set: %(player)s cannot hold it.",
+                        tile=str(tile),
+                        set=tiles.name,
+                        player=name,
+                    ),
+                )
             if tile in on_table:
                 raise IllegalEntry(
                     "remaining",
@@ -149,7 +160,7 @@ def check_remaining(
                 )
             named[tile] = seat
         pips[seat] = sum(t.pips for t in given)
-    available = TOTAL_PIPS - sum(t.pips for t in on_table)
+    available = tiles.total_pips - sum(t.pips for t in on_table)
     total = sum(pips.values())
     if total > available:
         raise IllegalEntry(

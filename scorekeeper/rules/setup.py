@@ -22,6 +22,9 @@ from scorekeeper.rules.options import (
     resolve,
 )
 
+MOST_PLAYERS = 8
+"""The most seats a game has (with a larger set; a double-six set takes 4)."""
+
 
 @dataclass(frozen=True)
 class Setup:
@@ -41,8 +44,13 @@ class Setup:
         partners: object = None,
     ) -> Setup:
         """A checked setup; malformed values are refused with rule ``record``."""
-        if not isinstance(players, (list, tuple)) or not 2 <= len(players) <= 4:
-            raise MalformedInput(say("players lists 2 to 4 names in seat order."))
+        if not isinstance(players, (list, tuple)) or not 2 <= len(players) <= MOST_PLAYERS:
+            raise MalformedInput(
+                say(
+                    "players lists 2 to 4 names in seat order (up to %(most)s with a larger set).",
+                    most=MOST_PLAYERS,
+                )
+            )
         seen: set[str] = set()
         for name in players:
             if not isinstance(name, str) or not name.strip():
@@ -57,6 +65,16 @@ class Setup:
             seen.add(key)
         checked_preset = parse_preset(preset)
         checked_options = parse_options({} if options is None else options)
+        if len(players) > 4 and checked_options.get("set", "double-six") == "double-six":
+            raise MalformedInput(
+                say(
+                    "A double-six set is for 2 to 4 players; %(count)s players need house rule "
+                    "%(nine)s or %(twelve)s.",
+                    count=len(players),
+                    nine="set: double-nine",
+                    twelve="set: double-twelve",
+                )
+            )
         if partners is not None:
             if not isinstance(partners, bool):
                 raise MalformedInput(

@@ -11,7 +11,7 @@ import random
 from scorekeeper.rules.events import Draw, Held, NewHand, Pass, Play, Settle
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.setup import Setup
-from scorekeeper.rules.tiles import ALL_TILES, Tile
+from scorekeeper.rules.tiles import Tile
 
 
 def _flush_draws(game: Game, seat: int, pending: int, rng: random.Random) -> None:
@@ -44,7 +44,7 @@ def play_hand(game: Game, rng: random.Random) -> list[list[Tile]]:
     leader = game.next_leader
     by_double = leader is None and game.rules.lead == "highest-double"
     while True:
-        shuffled = list(ALL_TILES)
+        shuffled = list(game.rules.tile_set.tiles)
         rng.shuffle(shuffled)
         hands = [shuffled[seat * size : (seat + 1) * size] for seat in range(players)]
         boneyard = shuffled[players * size :]

@@ -14,7 +14,7 @@ from typing import Any, Literal
 from scorekeeper.rules.errors import MalformedInput
 from scorekeeper.rules.events import Draw, Event, Held, NewHand, Pass, Play, Settle
 from scorekeeper.rules.messages import say
-from scorekeeper.rules.tiles import parse_tile
+from scorekeeper.rules.tiles import stored_tile
 
 StoredKind = Literal["play", "draw", "pass", "new_hand", "settle"]
 """An event's kind as the event table stores it."""
@@ -50,7 +50,7 @@ def stored_event(event: Event) -> tuple[StoredKind, dict[str, Any]]:
 def event_of(kind: str, data: dict[str, Any]) -> Event:
     """The event stored as ``kind`` and ``data``."""
     if kind == "play":
-        return Play(data["player"], parse_tile(data["tile"]), data["end"], data["flipped"])
+        return Play(data["player"], stored_tile(data["tile"]), data["end"], data["flipped"])
     if kind == "draw":
         return Draw(data["player"], data["count"])
     if kind == "pass":
@@ -61,7 +61,7 @@ def event_of(kind: str, data: dict[str, Any]) -> Event:
         remaining: dict[int, Held] = {}
         for seat, held in data["remaining"].items():
             remaining[int(seat)] = (
-                held if isinstance(held, int) else tuple(parse_tile(t) for t in held)
+                held if isinstance(held, int) else tuple(stored_tile(t) for t in held)
             )
         return Settle(remaining)
     raise MalformedInput(say("%(kind)s is not a stored event kind.", kind=repr(kind)))

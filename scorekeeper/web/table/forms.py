@@ -121,13 +121,14 @@ def _text(rule: HouseRule) -> str:
     return lazy_said(lambda: said(rule.text))
 
 
-def _chosen(name: str) -> SelectField:
-    """The field of house rule ``name``, one of its values: each shown with its plain words."""
+def _chosen(name: str, default: str | None = None) -> SelectField:
+    """The field of house rule ``name``, one of its values: each shown with its plain words;
+    ``default`` stands when a form sent without the field (an older page) is read."""
     rule = HOUSE_RULES_BY_NAME[name]
     choices = [
         SelectChoice(value, lazy_said(partial(_value_words, rule, value))) for value in rule.choices
     ]
-    return SelectField(_title(rule), description=_text(rule), choices=choices)
+    return SelectField(_title(rule), description=_text(rule), choices=choices, default=default)
 
 
 def _numbered(name: str) -> IntegerField:
@@ -191,6 +192,7 @@ class NewGameForm(SiteForm):
     start = SubmitField(_l("Start the game"))
     # One field per house rule of the registry, in its order (the target is above).
     deal = _chosen("deal")
+    set = _chosen("set", default="double-six")
     lead = _chosen("lead")
     spinners = _chosen("spinners")
     spinner_counts = _chosen("spinner_counts")
