@@ -25,6 +25,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.rules import MalformedInput, Tile, parse_tile
+from scorekeeper.rules.tiles import stored_tile
 from scorekeeper.web import languages, network, rendered
 from scorekeeper.web.bounded import capacity_setting
 from scorekeeper.web.data import changes, games
@@ -120,6 +121,10 @@ def _picked() -> Tile | None:
         return None
     try:
         return parse_tile(text)
+    except MalformedInput:
+        pass
+    try:  # a larger set's tile, as the page writes it: "12-7"
+        return stored_tile(text)
     except MalformedInput:
         return None
 

@@ -95,6 +95,21 @@ def test_a_leader_drawn_for_is_logged_by_the_draw(client):
     assert record_of(table)["hands"][0]["lead_by"] == "draw"
 
 
+def test_the_draw_for_the_lead_reads_a_larger_sets_tiles(client):
+    table = new_game(client, ["Ann", "Bob"], leader="draw", set="double-twelve")
+    page = client.get(f"{table.url}?lead=draw").get_data(as_text=True)
+    draw = next(f for f in read_forms(page) if f.values.get("how") == "draw")
+    response = table.post("lead", draw.data(**{"drawn-0": "12-11", "drawn-1": "9 9"}))
+    assert response.status_code == 303
+    assert "Hand 1 begins: Ann leads, chosen by the draw for the lead." in log_of(table)
+    # Written without its dash, a larger set's tile is ambiguous (12-7 or 1-27): refused.
+    table = new_game(client, ["Ann", "Bob"], leader="draw", set="double-twelve")
+    response = table.post("lead", draw.data(**{"drawn-0": "127", "drawn-1": "9-9"}))
+    assert response.status_code == 422
+    assert 'data-rule="record"' in response.get_data(as_text=True)
+    assert table.seq() == 0
+
+
 def test_after_a_blocked_hand_the_new_choice_is_logged(client):
     table, settle = unsettled(client, finished_hand("blocked"))
     assert table.post("settle", held_fields(settle)).status_code == 303
