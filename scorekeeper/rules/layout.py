@@ -22,6 +22,14 @@ ARM_NAMES = frozenset(
 _ORDER = {"W": 0, "E": 1, "N": 2, "S": 3}
 
 
+def _reading_order(name: str) -> tuple[int, int, str]:
+    """W, E, N, S, then later spinners' arms by the double's number (3-3:N before 12-12:N,
+    which text order would turn round), N before S."""
+    if name in _ORDER:
+        return (_ORDER[name], 0, name)
+    return (4, int(name.split("-", 1)[0]), name)
+
+
 def is_arm_name(name: str, top: int = 6) -> bool:
     """Whether ``name`` is spelled as an arm: ``W``, ``E``, ``N``, ``S``, ``d-d:N`` or ``d-d:S``
     with ``d`` a number of the set (0 to ``top``)."""
@@ -205,7 +213,7 @@ class Layout:
                 for name in waiting.ends:
                     self.arms[name] = Arm(name, number, True)
         if opened:
-            names = sorted(self.arms, key=lambda name: (_ORDER.get(name, 4), name))
+            names = sorted(self.arms, key=_reading_order)
             self.arms = {name: self.arms[name] for name in names}
 
     # -- the count --------------------------------------------------------------------------
