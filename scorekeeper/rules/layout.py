@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from scorekeeper.rules.messages import Fact, Message, say
 from scorekeeper.rules.options import SpinnerMode
-from scorekeeper.rules.tiles import Tile
+from scorekeeper.rules.tiles import DOUBLE_SIX, LARGEST, Tile, TileSet
 
 ARM_NAMES = frozenset(
     ["W", "E", "N", "S"] + [f"{d}-{d}:{side}" for d in range(13) for side in "NS"]
@@ -50,8 +50,18 @@ END_NAMES: dict[str, Fact] = {
 """The ends' names as a message's facts: what a player types, never translated."""
 
 
-def not_an_end(shown: str) -> Message:
-    """The refusal of ``shown`` (a value as the entry gave it) as an end's name."""
+def not_an_end(shown: str, name: object = None, tiles: TileSet = DOUBLE_SIX) -> Message:
+    """The refusal of ``shown`` (a value as the entry gave it) as an end's name; ``name`` is
+    the value itself: a later spinner's arm of a double the game's ``tiles`` lack is said so."""
+    if isinstance(name, str) and is_arm_name(name, LARGEST):
+        top = tiles.top
+        return say(
+            "%(end)s is not an end: a %(set)s set has no %(double)s, its doubles go up to %(top)s.",
+            end=shown,
+            set=tiles.name,
+            double=name.split(":", 1)[0],
+            top=f"{top}-{top}",
+        )
     return say(
         "%(end)s is not an end: the ends are %(west)s, %(east)s, %(north)s, %(south)s, and "
         "%(later_north)s or %(later_south)s for a later spinner %(later)s.",

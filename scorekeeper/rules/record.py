@@ -111,7 +111,7 @@ def parse_event(obj: object, setup: Setup) -> Event:
             played, flipped = tile(a, b), a < b
         end = obj.get("end")
         if end is not None and (not isinstance(end, str) or not is_arm_name(end, tiles.top)):
-            raise MalformedInput(not_an_end(json.dumps(end)))
+            raise MalformedInput(not_an_end(json.dumps(end), end, tiles))
         return Play(seat, played, end, flipped)
     if action == "draw":
         count = obj["draw"]

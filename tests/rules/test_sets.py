@@ -35,6 +35,7 @@ from tests.rules.helpers import (
     play,
     points,
     record,
+    refusal_of,
     result_of,
     snapshot,
 )
@@ -622,6 +623,24 @@ def test_an_arm_of_a_double_outside_the_set(options: dict[str, Any], end: str, r
     assert_refused(data, rule, 1, 4)
     game = game_of(record(DUO, [hand("Ann", moves)], options=options))
     assert_unchanged_by(game, Play(1, tile(6, 4), end), rule)
+
+
+def test_an_arm_outside_the_set_is_refused_in_words_that_say_so() -> None:
+    # The refusal names the set's highest double instead of offering d-d:N for any d.
+    moves = [play("Ann", "6-6"), play("Bob", "6-3", "W"), play("Ann", "6-1", "E")]
+    data = record(DUO, [hand("Ann", [*moves, play("Bob", "6-4", "9-9:N")])])
+    assert str(refusal_of(data).message) == (
+        '"9-9:N" is not an end: a double-six set has no 9-9, its doubles go up to 6-6.'
+    )
+    game = game_of(record(DUO, [hand("Ann", moves)], options=NINE))
+    with pytest.raises(MalformedInput) as refused:
+        game.push(Play(1, tile(6, 4), "12-12:S"))
+    assert str(refused.value.message) == (
+        "'12-12:S' is not an end: a double-nine set has no 12-12, its doubles go up to 9-9."
+    )
+    # Text that is no arm name in any set is refused as before.
+    data = record(DUO, [hand("Ann", [*moves, play("Bob", "6-4", "5-4:N")])])
+    assert str(refusal_of(data).message).startswith('"5-4:N" is not an end: the ends are W, E')
 
 
 def test_remaining_naming_a_tile_outside_the_set() -> None:
