@@ -20,6 +20,7 @@ from scorekeeper.rules.explain import explain_all
 from scorekeeper.rules.game import Game, Setup
 from scorekeeper.rules.record import read_record
 from scorekeeper.rules.settlement import check_remaining
+from scorekeeper.rules.sheet import score_sheet
 from scorekeeper.rules.tiles import TILE_SETS, tile
 from tests.rules.helpers import (
     DUO,
@@ -586,6 +587,16 @@ def test_a_table_the_set_does_not_allow_is_refused_in_the_header(
         Setup.create(players, "all-fives", options, partners)
 
 
+def test_players_not_given_as_a_list_are_told_the_larger_tables_too() -> None:
+    data = record(DUO, [hand("Ann", [play("Ann", "6-6")])])
+    data["players"] = "Ann, Bob"
+    refusal = refusal_of(data)
+    assert (refusal.rule, refusal.hand, refusal.event) == ("record", None, None)
+    assert str(refusal.message) == (
+        "players lists 2 to 4 names in seat order (up to 8 with a larger set)."
+    )
+
+
 def test_the_tables_a_larger_set_allows() -> None:
     for players in range(2, 9):
         for options in (NINE, TWELVE):
@@ -661,3 +672,30 @@ def test_remaining_naming_a_tile_outside_the_set() -> None:
     assert_unchanged_by(game, Settle({1: (tile(10, 3), *bobs[1:])}), "remaining")
     game.push(Settle({1: tuple(bobs)}))
     assert game.scores == [0, -315]
+
+
+# -- the referee's words with a larger set: Why?, the score sheet --------------------------------
+
+
+def test_why_counts_two_digit_ends_and_a_settlement_over_a_hundred() -> None:
+    game = game_of(twelve_duo())
+    said = [(str(e.summary), english(e.lines)) for e in explain_all(game)]
+    assert said[0][1][1] == "Each player takes 5 tiles; 81 tiles stay face down in the boneyard."
+    assert said[2] == (
+        "Bob played 12-5 on W: W 5 + E 24 = 29, no score.",
+        (
+            "W 5",
+            "E 12-12, the spinner at the tip, 24",
+            "total 29, not a multiple of five: no score",
+        ),
+    )
+    assert said[8][1][1] == "Bob drew 6 tiles: 81 could be drawn before, 75 now."
+    assert said[-1][1][2] == "Bob holds 12-11 11-10 10-9 9-8 8-7 7-6 6-4 = 118, rounds to 120: -120"
+
+
+def test_the_score_sheet_names_the_set() -> None:
+    header = score_sheet(game_of(twelve_duo())).header
+    differing = {
+        rule.name: (rule.value, rule.preset_value) for rule in header.rules if rule.differs
+    }
+    assert differing == {"deal": ("five-each", "standard"), "set": ("double-twelve", "double-six")}
