@@ -23,7 +23,7 @@ from scorekeeper.rules.simulate import play_game
 
 DATA = Path(__file__).resolve().parent / "data"
 PREFIX = "sim_"
-NAMES = ("Ann", "Bob", "Cy", "Dee")
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class SimGame:
     partners: bool | None = None
 
     def setup(self) -> Setup:
-        """The game's setup, players named Ann, Bob, Cy and Dee in seat order."""
+        """The game's setup, players named Ann, Bob, Cy, Dee, ... Hal in seat order."""
         return Setup.create(list(NAMES[: self.players]), self.preset, self.options, self.partners)
 
 
@@ -65,6 +65,15 @@ SIM_GAMES: tuple[SimGame, ...] = (
         "fives-up",
         15,
         {"spinners": "none", "deal": "seven-five", "bonus_in_fives": "no", "target": 150},
+    ),
+    SimGame("sim_all_fives_6p_double_nine", 6, "all-fives", 18, {"set": "double-nine"}),
+    SimGame("sim_fives_up_8p_double_twelve", 8, "fives-up", 19, {"set": "double-twelve"}),
+    SimGame(
+        "sim_totally_fives_5p_double_twelve_all_spinners",
+        5,
+        "totally-fives",
+        23,
+        {"set": "double-twelve", "spinners": "all"},
     ),
 )
 

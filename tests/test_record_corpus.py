@@ -16,7 +16,7 @@ from click.testing import Result
 
 from app import create_app
 from scorekeeper.rules.record import read_record, write_record
-from scorekeeper.rules.tiles import parse_tile
+from scorekeeper.rules.tiles import TILE_SETS, TileSet
 
 DATA = Path(__file__).resolve().parent / "data"
 EXPECTED = ".expected.json"
@@ -63,16 +63,17 @@ def test_replay_reads_standard_input(name: str) -> None:
     _check_output(_replay("-", stdin=record.read_bytes()), _expected(record))
 
 
-def _high_first(text: str) -> str:
-    return str(parse_tile(text))
-
-
 def _normalized(record: dict[str, Any]) -> dict[str, Any]:
     """A record with non-lead tiles high first, yes/no options as text and the preset explicit."""
     options = {
         name: ("yes" if value else "no") if isinstance(value, bool) else value
         for name, value in record.get("options", {}).items()
     }
+    tiles: TileSet = TILE_SETS[options.get("set", "double-six")]
+
+    def _high_first(text: str) -> str:
+        return str(tiles.parse(text))
+
     hands = []
     for hand in record["hands"]:
         events = []

@@ -499,7 +499,7 @@ class Game:
         if play.end is not None and (
             not isinstance(play.end, str) or not is_arm_name(play.end, tiles.top)
         ):
-            raise MalformedInput(not_an_end(repr(play.end)))
+            raise MalformedInput(not_an_end(repr(play.end), play.end, tiles))
         hand = self._check_turn(play.player, "play")
         player, tile, layout = self._name(play.player), play.tile, hand.layout
         if layout.lead is None and hand.double_lead and not tile.is_double:

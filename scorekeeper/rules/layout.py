@@ -13,13 +13,21 @@ from dataclasses import dataclass, field
 
 from scorekeeper.rules.messages import Fact, Message, say
 from scorekeeper.rules.options import SpinnerMode
-from scorekeeper.rules.tiles import Tile
+from scorekeeper.rules.tiles import DOUBLE_SIX, LARGEST, Tile, TileSet
 
 ARM_NAMES = frozenset(
     ["W", "E", "N", "S"] + [f"{d}-{d}:{side}" for d in range(13) for side in "NS"]
 )
 """Every arm name of any set (a double-twelve's later spinners reach 12-12:N)."""
 _ORDER = {"W": 0, "E": 1, "N": 2, "S": 3}
+
+
+def _reading_order(name: str) -> tuple[int, int, str]:
+    """W, E, N, S, then later spinners' arms by the double's number (3-3:N before 12-12:N,
+    which text order would turn round), N before S."""
+    if name in _ORDER:
+        return (_ORDER[name], 0, name)
+    return (4, int(name.split("-", 1)[0]), name)
 
 
 def is_arm_name(name: str, top: int = 6) -> bool:
@@ -42,8 +50,18 @@ END_NAMES: dict[str, Fact] = {
 """The ends' names as a message's facts: what a player types, never translated."""
 
 
-def not_an_end(shown: str) -> Message:
-    """The refusal of ``shown`` (a value as the entry gave it) as an end's name."""
+def not_an_end(shown: str, name: object = None, tiles: TileSet = DOUBLE_SIX) -> Message:
+    """The refusal of ``shown`` (a value as the entry gave it) as an end's name; ``name`` is
+    the value itself: a later spinner's arm of a double the game's ``tiles`` lack is said so."""
+    if isinstance(name, str) and is_arm_name(name, LARGEST):
+        top = tiles.top
+        return say(
+            "%(end)s is not an end: a %(set)s set has no %(double)s, its doubles go up to %(top)s.",
+            end=shown,
+            set=tiles.name,
+            double=name.split(":", 1)[0],
+            top=f"{top}-{top}",
+        )
     return say(
         "%(end)s is not an end: the ends are %(west)s, %(east)s, %(north)s, %(south)s, and "
         "%(later_north)s or %(later_south)s for a later spinner %(later)s.",
@@ -205,7 +223,7 @@ class Layout:
                 for name in waiting.ends:
                     self.arms[name] = Arm(name, number, True)
         if opened:
-            names = sorted(self.arms, key=lambda name: (_ORDER.get(name, 4), name))
+            names = sorted(self.arms, key=_reading_order)
             self.arms = {name: self.arms[name] for name in names}
 
     # -- the count --------------------------------------------------------------------------

@@ -405,7 +405,7 @@ _STANDARD_DEAL: dict[Preset, dict[int, int]] = {
 }
 
 
-_LARGER_DEAL: dict[str, tuple[int, int, int]] = {
+LARGER_DEAL: dict[str, tuple[int, int, int]] = {
     "double-nine": (9, 7, 6),
     "double-twelve": (12, 11, 9),
 }
@@ -456,7 +456,7 @@ class Rules:
         if self.deal == "seven-five":
             return 7 if self.players == 2 else 5
         if self.set != "double-six":
-            few, some, many = _LARGER_DEAL[self.set]
+            few, some, many = LARGER_DEAL[self.set]
             return few if self.players <= 4 else some if self.players <= 6 else many
         return _STANDARD_DEAL[self.preset][self.players]
 

@@ -30,7 +30,7 @@ from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_problem
 from scorekeeper.rules.notes import referee_notes
 from scorekeeper.rules.options import one_of
-from scorekeeper.rules.setup import Setup
+from scorekeeper.rules.setup import MOST_PLAYERS, Setup
 from scorekeeper.rules.tiles import tile
 
 FORMAT = "all-fives/1"
@@ -111,7 +111,7 @@ def parse_event(obj: object, setup: Setup) -> Event:
             played, flipped = tile(a, b), a < b
         end = obj.get("end")
         if end is not None and (not isinstance(end, str) or not is_arm_name(end, tiles.top)):
-            raise MalformedInput(not_an_end(json.dumps(end)))
+            raise MalformedInput(not_an_end(json.dumps(end), end, tiles))
         return Play(seat, played, end, flipped)
     if action == "draw":
         count = obj["draw"]
@@ -187,7 +187,12 @@ def _read_setup(data: Mapping[str, Any]) -> Setup:
         if key not in data:
             raise MalformedInput(say('The record has no "%(field)s".', field=key))
     if not isinstance(data["players"], list):
-        raise MalformedInput(say("players is a list of 2 to 4 names in seat order."))
+        raise MalformedInput(
+            say(
+                "players lists 2 to 4 names in seat order (up to %(most)s with a larger set).",
+                most=MOST_PLAYERS,
+            )
+        )
     for name in data["players"]:
         problem = name_problem(name) if isinstance(name, str) else None
         if problem is not None:

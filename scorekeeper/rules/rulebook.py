@@ -22,6 +22,7 @@ from scorekeeper.rules.messages import Message, say, say_n
 from scorekeeper.rules.options import (
     HOUSE_RULES,
     HOUSE_RULES_BY_NAME,
+    LARGER_DEAL,
     PRESET_TITLES,
     PRESETS,
     HouseRule,
@@ -271,6 +272,19 @@ def _preset_default(rule: HouseRule, preset: str) -> Text:
     )
 
 
+def _larger_deal(set_name: str) -> Message:
+    """The standard deal of a larger set (RULES.md 1a), which a preset's own does not give."""
+    few, some, many = LARGER_DEAL[set_name]
+    return say(
+        "as the %(set)s set deals: %(few)s, %(some)s or %(many)s tiles each for 2-4, 5-6 or 7-8 "
+        "players",
+        set=set_name,
+        few=few,
+        some=some,
+        many=many,
+    )
+
+
 def _house_entry(rule: HouseRule, rules: Rules | None) -> HouseRuleEntry:
     values = _values(rule)
     defaults = tuple((preset, _preset_default(rule, preset)) for preset in PRESETS)
@@ -290,6 +304,8 @@ def _house_entry(rule: HouseRule, rules: Rules | None) -> HouseRuleEntry:
     if rule.name == "target" and rules.in_fives:
         default = int(default) // 5
         shown: Text = say("the game is won at %(target)s in fives", target=value)
+    elif rule.name == "deal" and value == "standard" and rules.set in LARGER_DEAL:
+        shown = _larger_deal(rules.set)
     else:
         shown = _value_text(rule, value)
     return replace(

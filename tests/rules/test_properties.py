@@ -24,7 +24,7 @@ from scorekeeper.rules.game import Game, Setup
 from scorekeeper.rules.options import PRESETS
 from scorekeeper.rules.record import load_record, replay, replay_result, write_record
 from scorekeeper.rules.simulate import play_game
-from scorekeeper.rules.tiles import ALL_TILES, Tile, tile
+from scorekeeper.rules.tiles import Tile, tile
 from tests.rules.reference import (
     RefPlay,
     RefTable,
@@ -48,8 +48,7 @@ settings.register_profile(
 )
 settings.load_profile("ci" if os.environ.get("CI") == "true" else "default")
 
-NAMES = ("Ann", "Bob", "Cy", "Dee")
-ARM_NAMES = ("W", "E", "N", "S", *(f"{d}-{d}:{x}" for d in range(7) for x in "NS"))
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal")
 CHOICES: dict[str, tuple[str, ...]] = {
     "deal": ("standard", "five-each", "seven-five"),
     "lead": ("lots", "draw-highest", "highest-double"),
@@ -64,8 +63,12 @@ VARIATION_CHOICES: dict[str, tuple[str | int | bool, ...]] = {
     "get_in": (0, 10, 15, 20, 25),
 }
 """Section 9a's variations (``blocked_tie: split`` is drawn only where it is allowed)."""
-# RULES.md sections 2, 8 and 9, written out again for the independent tally.
+# RULES.md sections 1, 1a, 2, 8 and 9, written out again for the independent tally.
+SET_TOPS = {"double-six": 6, "double-nine": 9, "double-twelve": 12}
+"""Section 1: each set holds every pair a-b with 0 <= a <= b <= its top number."""
 STANDARD_DEAL = {"all-fives": (9, 7, 5), "fives-up": (7, 5, 5), "totally-fives": (7, 5, 5)}
+LARGER_DEAL = {"double-nine": (9, 7, 6), "double-twelve": (12, 11, 9)}
+"""Section 1a: the standard deal with a larger set, for 2-4, 5-6 and 7-8 players."""
 PRESET_SETTLEMENT = {
     "all-fives": "deduct-own",
     "fives-up": "winner-collects",
@@ -79,11 +82,15 @@ PRESET_BONUS = {"all-fives": "no", "fives-up": "yes", "totally-fives": "yes"}
 
 @st.composite
 def setups(draw: st.DrawFn) -> Setup:
-    """Any table: 2 to 4 players, any preset, partners, and any mix of house rules."""
-    players = draw(st.integers(2, 4))
+    """Any table: any set, 2 to 4 players (up to 8 with a larger set), any preset, partners
+    (with 4 players), and any mix of house rules."""
+    set_name = draw(st.sampled_from((None, *SET_TOPS)))
+    players = draw(st.integers(2, 4 if set_name in (None, "double-six") else 8))
     preset = draw(st.sampled_from(PRESETS))
     partners = draw(st.sampled_from((None, True, False) if players == 4 else (None, False)))
     options: dict[str, str | int] = {}
+    if set_name is not None:
+        options["set"] = set_name
     for name, values in CHOICES.items():
         value = draw(st.none() | st.sampled_from(values))
         if value is not None:
@@ -115,15 +122,31 @@ seeds = st.integers(0, 2**32 - 1)
 
 
 class Expected:
-    """The house rules of a setup, re-derived from RULES.md sections 2, 8 and 9."""
+    """The house rules of a setup, re-derived from RULES.md sections 1, 1a, 2, 8 and 9."""
 
     def __init__(self, setup: Setup) -> None:
         options, preset, n = setup.options, setup.preset, len(setup.players)
+        set_name = str(options.get("set", "double-six"))
+        self.top = top = SET_TOPS[set_name]
+        self.tiles = tuple(tile(a, b) for a in range(top, -1, -1) for b in range(a, -1, -1))
+        """Every tile of the set, highest first (the order of the tray and of the engine)."""
+        self.size = len(self.tiles)
+        self.arm_names = (
+            "W",
+            "E",
+            "N",
+            "S",
+            *(f"{d}-{d}:{x}" for d in range(top + 1) for x in "NS"),
+        )
+        """Every arm a layout of this set can have (section 5)."""
         deal = options.get("deal", "standard")
         if deal == "five-each":
             self.hand_size = 5
         elif deal == "seven-five":
             self.hand_size = 7 if n == 2 else 5
+        elif set_name in LARGER_DEAL:
+            few, some, many = LARGER_DEAL[set_name]
+            self.hand_size = few if n <= 4 else some if n <= 6 else many
         else:
             self.hand_size = STANDARD_DEAL[preset][n - 2]
         default_target = {"all-fives": 250 if n == 2 else 200, "fives-up": 100}
@@ -324,7 +347,7 @@ class Table:
         self.plays, self.ref = [], RefTable(self.rules.spinners, self.rules.spinner_counts)
         leader = self.game.next_leader
         while True:
-            shuffled = list(ALL_TILES)
+            shuffled = list(self.rules.tiles)
             rng.shuffle(shuffled)
             self.hands = [shuffled[seat * size : (seat + 1) * size] for seat in range(players)]
             self.boneyard = shuffled[players * size :]
@@ -422,7 +445,7 @@ def snapshot(game: Game) -> tuple[object, ...]:
             tuple(layout.ends()),
             layout.count(),
             frozenset(layout.on_table),
-            tuple(tuple(game.fits(t)) for t in ALL_TILES),
+            tuple(tuple(game.fits(t)) for t in game.rules.tile_set.tiles),
             tuple(sorted((str(t), seat) for t, seat in hand.played_by.items())),
         )
     return (
@@ -453,7 +476,10 @@ def test_house_rules_resolve_as_the_rulebook_says(setup: Setup) -> None:
     """Deal size, boneyard, target and the rest come out as sections 2, 8 and 9 give them."""
     expected, rules = Expected(setup), setup.rules
     assert rules.hand_size == expected.hand_size
-    assert rules.boneyard_size == 28 - expected.hand_size * len(setup.players)
+    assert rules.boneyard_size == expected.size - expected.hand_size * len(setup.players)
+    assert rules.tile_set.tiles == expected.tiles
+    assert rules.tile_set.size == expected.size
+    assert rules.tile_set.total_pips == sum(t.pips for t in expected.tiles)
     assert rules.target == expected.target
     assert rules.boneyard_reserve == expected.reserve
     assert (rules.spinners, rules.spinner_counts) == (expected.spinners, expected.spinner_counts)
@@ -502,16 +528,18 @@ def test_writing_then_reading_a_record_is_the_identity(setup: Setup, seed: int, 
 
 
 def check_tiles_conserved(table: Table, event: Event) -> None:
-    """Table + hands + boneyard = 28, by the engine's count and by the truth."""
+    """Table + hands + boneyard = the set's tiles (28, 55 or 91), by the engine's count and
+    by the truth."""
     hand = table.game.hand
     assert hand is not None
     on_table = hand.layout.on_table
-    assert len(on_table) + sum(hand.held) + hand.boneyard == 28
+    size = table.rules.size
+    assert len(on_table) + sum(hand.held) + hand.boneyard == size
     truth_table = {tile(a, b) for a, b, _ in table.plays}
     assert on_table == truth_table
     everything = [*truth_table, *table.boneyard, *(t for h in table.hands for t in h)]
-    assert len(everything) == 28
-    assert set(everything) == set(ALL_TILES)
+    assert len(everything) == size
+    assert set(everything) == set(table.rules.tiles)
     assert hand.boneyard == len(table.boneyard) + table.pending
     drawing = table.turn if table.pending else None
     for seat, held in enumerate(hand.held):
@@ -542,14 +570,18 @@ def check_play_scores(table: Table, event: Event) -> None:
         assert scored.points == 0 and scored.voided is None
     assert (scored.points * unit) % 5 == 0
     if table.rules.spinners != "all":
-        # Four open ends at most: 12 + 10 + 8 + 6 = 36, so 35 is the most a play scores.
-        # With every double a spinner more arms open and counts of 40 and more happen.
-        assert scored.points * unit <= 35
+        # Four open ends at most, each a double at its tip at best: with a double-six set
+        # 12 + 10 + 8 + 6 = 36, so 35 is the most a play scores; with a set up to t, 8t - 12:
+        # 60 with a double-nine, 84 (so 80) with a double-twelve. With every double a spinner
+        # more arms open and higher counts happen.
+        most = 8 * table.rules.top - 12
+        assert scored.points * unit <= most - most % 5
 
 
 @given(setup=setups(), seed=seeds)
 def test_every_scoring_play_is_a_positive_multiple_of_five(setup: Setup, seed: int) -> None:
-    """Points come only from positive counts in steps of five (5 to 35 with one spinner)."""
+    """Points come only from positive counts in steps of five (5 to 35 with one spinner and a
+    double-six set)."""
     Table(setup, seed, after=check_play_scores).play_game()
 
 
@@ -570,7 +602,7 @@ def check_count_from_scratch(table: Table, event: Event) -> None:
     assert hand.plays[-1].end == last_end
     open_ends = fresh.open_ends()
     assert {end.name: end.shows for end in hand.layout.ends()} == open_ends
-    for t in ALL_TILES:
+    for t in rules.tiles:
         assert set(table.game.fits(t)) == fits_any_of(open_ends, t.high, t.low)
 
 
@@ -733,11 +765,11 @@ def test_undo_restores_the_exact_previous_state(setup: Setup, seed: int) -> None
 # -- refusals ---------------------------------------------------------------------------------
 
 
-def _any_action(seat: int, rng: random.Random) -> Event:
+def _any_action(table: Table, seat: int, rng: random.Random) -> Event:
     kind = rng.randrange(3)
     if kind == 0:
-        end = rng.choice((None, *ARM_NAMES))
-        return Play(seat, rng.choice(ALL_TILES), end, rng.random() < 0.5)
+        end = rng.choice((None, *table.rules.arm_names))
+        return Play(seat, rng.choice(table.rules.tiles), end, rng.random() < 0.5)
     if kind == 1:
         return Draw(seat, rng.randint(1, 3))
     return Pass(seat)
@@ -745,18 +777,31 @@ def _any_action(seat: int, rng: random.Random) -> Event:
 
 def _off_table(table: Table, keep: Callable[[Tile], bool]) -> list[Tile]:
     used = table.ref.on_table()
-    return [t for t in ALL_TILES if _key(t) not in used and keep(t)]
+    return [t for t in table.rules.tiles if _key(t) not in used and keep(t)]
 
 
 def _play_phase_refusals(table: Table, seat: int) -> list[tuple[Event, str]]:
     rng, ref, players = table.probe, table.ref, len(table.setup.players)
     ends = ref.open_ends()
     wrong = rng.choice([s for s in range(players) if s != seat])
-    found: list[tuple[Event, str]] = [(_any_action(wrong, rng), "turn"), (Settle({}), "remaining")]
+    found: list[tuple[Event, str]] = [
+        (_any_action(table, wrong, rng), "turn"),
+        (Settle({}), "remaining"),
+    ]
     used = sorted(ref.on_table())
     a, b = rng.choice(used)
-    found.append((Play(seat, tile(a, b), rng.choice((None, *ARM_NAMES))), "tile-unique"))
-    unknown = [name for name in ARM_NAMES if name not in ends]
+    arm_names = table.rules.arm_names
+    found.append((Play(seat, tile(a, b), rng.choice((None, *arm_names))), "tile-unique"))
+    top = table.rules.top
+    if top < 12:
+        # A tile, or a later spinner's arm, of a number the set does not have: malformed.
+        outside = tile(rng.randint(top + 1, 12), rng.randint(0, 12))
+        found.append((Play(seat, outside, rng.choice((None, *arm_names))), "record"))
+        double = rng.randint(top + 1, 12)
+        fitting = _off_table(table, lambda t: bool(fits_any_of(ends, t.high, t.low)))
+        if fitting:
+            found.append((Play(seat, rng.choice(fitting), f"{double}-{double}:N"), "record"))
+    unknown = [name for name in arm_names if name not in ends]
     if unknown:
         name = rng.choice(unknown)
         rule = "spinner-sides" if name in ref.closed_spinner_ends() else "end-unknown"
@@ -784,7 +829,7 @@ def _play_phase_refusals(table: Table, seat: int) -> list[tuple[Event, str]]:
 def _settle_refusals(table: Table, upcoming: Settle) -> list[tuple[Event, str]]:
     rng, players = table.probe, len(table.setup.players)
     found: list[tuple[Event, str]] = [
-        (_any_action(rng.randrange(players), rng), "hand-over"),
+        (_any_action(table, rng.randrange(players), rng), "hand-over"),
         (NewHand(rng.randrange(players)), "remaining"),
     ]
     remaining = dict(upcoming.remaining)
@@ -811,7 +856,7 @@ def _between_refusals(table: Table, upcoming: NewHand) -> list[tuple[Event, str]
     # Before hand 1 nothing has been led; after a settled hand, that hand is over.
     late = "hand-over" if table.game.hands else "lead"
     found: list[tuple[Event, str]] = [
-        (_any_action(rng.randrange(players), rng), late),
+        (_any_action(table, rng.randrange(players), rng), late),
         (Settle({}), "remaining"),
     ]
     if table.game.next_leader is not None:
@@ -821,7 +866,7 @@ def _between_refusals(table: Table, upcoming: NewHand) -> list[tuple[Event, str]
     if not table.rules.highest_double:
         found.append((NewHand(upcoming.leader, None, rng.randint(1, 3)), "record"))
     elif table.game.next_leader is None:
-        most = (28 - table.rules.hand_size * players - table.rules.reserve) // players
+        most = (table.rules.size - table.rules.hand_size * players - table.rules.reserve) // players
         found.append((NewHand(upcoming.leader, "double", most + 1), "draw-empty"))
     return found
 
@@ -832,7 +877,7 @@ def refusals_for(table: Table, upcoming: Event | None) -> list[tuple[Event, str]
     if upcoming is None:
         seat = rng.randrange(players)
         return [
-            (_any_action(seat, rng), "game-over"),
+            (_any_action(table, seat, rng), "game-over"),
             (NewHand(seat), "game-over"),
             (Settle({}), "game-over"),
         ]
@@ -844,14 +889,14 @@ def refusals_for(table: Table, upcoming: Event | None) -> list[tuple[Event, str]
     if not table.plays:
         wrong = rng.choice([s for s in range(players) if s != seat])
         found = [
-            (_any_action(wrong, rng), "lead"),
+            (_any_action(table, wrong, rng), "lead"),
             (Draw(seat, 1), "lead"),
             (Pass(seat), "lead"),
             (Settle({}), "remaining"),
         ]
         hand = table.game.hand
         if hand is not None and hand.double_lead:  # RULES.md 3: the highest double leads
-            others = [t for t in ALL_TILES if not t.is_double]
+            others = [t for t in table.rules.tiles if not t.is_double]
             found.append((Play(seat, rng.choice(others)), "lead"))
         return found
     return _play_phase_refusals(table, seat)

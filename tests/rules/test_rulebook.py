@@ -91,3 +91,33 @@ def test_totally_fives_says_the_winner_collects_in_fives() -> None:
     totally = {preset.name: preset for preset in rulebook(None).presets}["totally-fives"]
     assert "collects in fives" in str(totally.title)
     assert "rounded to the nearest five and then divided by 5" in str(totally.text)
+
+
+def test_a_larger_sets_game_says_how_its_set_deals() -> None:
+    # RULES.md 1a: with a larger set the standard deal is the set's (double-nine 9, 7 or 6
+    # tiles each for 2-4, 5-6 or 7-8 players), not the preset's double-six 9, 7 or 5.
+    six = Setup.create(
+        ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], "all-fives", {"set": "double-nine"}
+    )
+    deal = {e.name: e for e in rulebook(six.rules).house_rules}["deal"]
+    assert (deal.value, deal.differs) == ("standard", False)
+    assert str(deal.value_text) == (
+        "as the double-nine set deals: 9, 7 or 6 tiles each for 2-4, 5-6 or 7-8 players"
+    )
+    twelve = Setup.create(["Ann", "Bob"], "fives-up", {"set": "double-twelve"})
+    deal = {e.name: e for e in rulebook(twelve.rules).house_rules}["deal"]
+    assert str(deal.value_text) == (
+        "as the double-twelve set deals: 12, 11 or 9 tiles each for 2-4, 5-6 or 7-8 players"
+    )
+    # five-each means 5 with any set; a double-six game still reads as the preset deals.
+    five = Setup.create(["Ann", "Bob"], "all-fives", {"set": "double-twelve", "deal": "five-each"})
+    deal = {e.name: e for e in rulebook(five.rules).house_rules}["deal"]
+    assert str(deal.value_text) == "5 tiles each, whatever the number of players"
+    plain = {e.name: e for e in rulebook(Setup.create(["Ann", "Bob"]).rules).house_rules}["deal"]
+    assert str(plain.value_text).startswith("as the preset deals: All Fives 9, 7 or 5")
+    set_entry = {e.name: e for e in rulebook(six.rules).house_rules}["set"]
+    assert (set_entry.value, set_entry.default, set_entry.differs) == (
+        "double-nine",
+        "double-six",
+        True,
+    )
