@@ -27,7 +27,7 @@ from functools import partial
 from typing import Any
 from typing import cast as typed
 
-from flask import g, has_request_context
+from blinker import signal
 from sqlalchemy import BigInteger, Table, Text, bindparam, cast, func, select
 from sqlalchemy import delete as sql_delete
 from sqlalchemy.exc import IntegrityError
@@ -672,9 +672,9 @@ def turn_lead(edit_key: str, expected_version: int, west: int) -> Loaded:
     return _loaded(row, game, EDIT, change.version)
 
 
-STORED_COUNT = "stored_games"
-"""The request's count of games it stored (``flask.g``): the site's limit on the games an
-address stores reads it once the request is answered (site/ratelimits.py)."""
+game_stored = signal("game-stored")
+"""Sent (with no sender) each time a new game is stored: the site's limit on the games an
+address stores counts them (site/ratelimits.py); the data layer knows nothing of requests."""
 
 
 def create(
@@ -694,8 +694,7 @@ def create(
     _count_change(row, game)
     db.session.add(row)
     db.session.flush()
-    if has_request_context():
-        setattr(g, STORED_COUNT, g.get(STORED_COUNT, 0) + 1)
+    game_stored.send()
     if game.events:
         # One INSERT for the lot: a unit of work per event row made an imported club season
         # (thousands of events) cost seconds.

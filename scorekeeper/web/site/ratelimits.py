@@ -19,18 +19,21 @@ import math
 import time
 from collections.abc import Callable
 
-from flask import Flask, current_app, g, request
+from flask import Flask, current_app, g, has_request_context, request
 from flask.wrappers import Response
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from limits import RateLimitItem, parse_many
 
 from scorekeeper.web import languages
-from scorekeeper.web.data.games import STORED_COUNT
+from scorekeeper.web.data.games import game_stored
 from scorekeeper.web.htmx import ErrorAnswer, render_error
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import lazy_gettext as _l
 from scorekeeper.web.languages import ngettext
 from scorekeeper.web.routes import Route, keyed_prefixes, route_of
+
+STORED_COUNT = "stored_games"
+"""The request's count of the games it stored (``flask.g``), and the limiter's key for it."""
 
 DEFAULT_LIMITS = {
     # Every POST from one address, whatever it changes: several tables may share an address.
@@ -171,8 +174,14 @@ def stored_games_refused() -> ErrorAnswer | None:
     return None
 
 
+def _one_more_stored(_sender: object = None) -> None:
+    """A game was stored (games.game_stored): one more for this request to count."""
+    if has_request_context():
+        setattr(g, STORED_COUNT, g.get(STORED_COUNT, 0) + 1)
+
+
 def count_stored(response: Response) -> Response:
-    """After a request that stored games (counted in ``g`` by ``games.create``): count them,
+    """After a request that stored games (counted in ``g`` as each is stored): count them,
     every one, unless the request failed (an import refused stores nothing)."""
     count = g.pop(STORED_COUNT, 0)
     limiter: Limiter = current_app.extensions[EXTENSION]
@@ -319,4 +328,5 @@ def init_app(app: Flask) -> None:
     app.extensions[EXTENSION] = limiter
     app.before_request(stored_games_refused)
     app.after_request(count_stored)
+    game_stored.connect(_one_more_stored, weak=False)
     app.register_error_handler(RateLimitExceeded, handle_rate_limited)
