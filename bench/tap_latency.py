@@ -1,7 +1,8 @@
 """How long a player waits after a tap: from the tap to the updated table painted on screen.
 
 Run from the repository root: ``.venv/bin/python -m bench.tap_latency`` (20 to 40 s;
-``--cycles N`` for more taps). Target: the updated table is on screen within 100 ms.
+``--cycles N`` for more taps). Target: the updated table is on screen within 150 ms of a tap at
+the 90th percentile, on a phone whose CPU is slowed four times (``--throttle 4``).
 
 Setup: the app on a throwaway SQLite file (migrated like production), served by Werkzeug on
 127.0.0.1 in a background thread; Debian's Chromium (``/usr/bin/chromium`` or ``$CHROMIUM``)
@@ -67,7 +68,8 @@ from scorekeeper.rules.simulate import play_game
 from tests.support.chromium import CHROMIUM, LAUNCH_ARGS, PHONE
 from tests.support.server import LiveServer, migrated_app
 
-TARGET_MS = 100.0
+TARGET_P90_MS = 150.0
+"""The 90th percentile the site holds itself to (run with ``--throttle 4``)."""
 CYCLE = ("play", "draw", "play", "undo", "undo", "undo")
 """One cycle of taps; it leaves the game as it found it, so cycles can repeat."""
 
@@ -343,12 +345,10 @@ def report(htmx: list[dict[str, Any]], full: list[dict[str, Any]]) -> None:
     print(row("all taps", [s["total"] for s in full]))
     median, p90 = statistics.median(every), percentile(every, 0.9)
 
-    def verdict(value: float) -> str:
-        return "met" if value < TARGET_MS else "MISSED"
-
+    verdict = "met" if p90 < TARGET_P90_MS else "MISSED"
     print(
-        f"\nTarget: the updated table on screen within {TARGET_MS:.0f} ms of a tap: "
-        f"median {median:.1f} ms ({verdict(median)}), p90 {p90:.1f} ms ({verdict(p90)}), "
+        f"\nTarget: the updated table on screen within {TARGET_P90_MS:.0f} ms of a tap at the "
+        f"90th percentile: p90 {p90:.1f} ms ({verdict}); median {median:.1f} ms, "
         f"max {max(every):.1f} ms."
     )
 
