@@ -124,7 +124,7 @@ def _picked() -> Tile | None:
     except MalformedInput:
         pass
     try:  # a larger set's tile, as the page writes it: "12-7"
-        return stored_tile(text)
+        return stored_tile(text[:10])
     except MalformedInput:
         return None
 
@@ -134,9 +134,48 @@ def _selected(loaded: Loaded, chosen: Tile | None) -> Tile | None:
     game, hand = loaded.game, loaded.game.hand
     if chosen is None or not loaded.door.editable or hand is None or game.phase != "play":
         return None
+    if not game.rules.tile_set.holds(chosen):
+        return None
     if chosen in hand.layout.on_table or len(game.fits(chosen)) < 2:
         return None
     return chosen
+
+
+@dataclass(frozen=True)
+class FirstTap:
+    """What a live page of a larger set had tapped first: an open end and the number it
+    showed (``?end=W&shows=7``), or before the lead a number (``?number=7``)."""
+
+    end: str | None = None
+    shows: int | None = None
+    number: int | None = None
+
+
+def _small_number(name: str) -> int | None:
+    text = request.args.get(name, "")
+    return int(text) if text.isdigit() and len(text) <= 2 else None
+
+
+def _first_tap() -> FirstTap:
+    """The end or number a live page says it has tapped first, as it sent it."""
+    end = request.args.get("end", "")[:10] or None
+    return FirstTap(end, _small_number("shows"), _small_number("number"))
+
+
+def _still_chosen(loaded: Loaded, tapped: FirstTap) -> dict[str, object]:
+    """The end (or lead's number) a live page had tapped first, while it still waits for its
+    tile: the end still open and showing the same number, the lead still to be played."""
+    game, hand = loaded.game, loaded.game.hand
+    if not loaded.door.editable or hand is None or game.phase != "play":
+        return {}
+    if game.rules.tile_set.top == 6:
+        return {}
+    arm = hand.layout.arms.get(tapped.end or "")
+    if arm is not None and arm.value == tapped.shows:
+        return {"chosen_end": tapped.end}
+    if not hand.plays and tapped.number is not None and tapped.number <= game.rules.tile_set.top:
+        return {"chosen_number": tapped.number}
+    return {}
 
 
 @bp.get("/watch/<key:key>")
@@ -169,7 +208,7 @@ def live(door: str, key: str) -> Response:
     version, language = _version_or_404(key, door), languages.current()
     if request.if_none_match.contains(etag(version, language)):
         return _kept_answer(Response(status=304), version, language)
-    shown, text = _live_view(door, key, version, language, _picked())
+    shown, text = _live_view(door, key, version, language, _picked(), _first_tap())
     return _kept_answer(Response(text), shown, language)
 
 
@@ -204,28 +243,36 @@ def _kept_answer(response: Response, version: int, language: str) -> Response:
 
 
 def _live_view(
-    door: str, key: str, version: int, language: str, chosen: Tile | None = None
+    door: str,
+    key: str,
+    version: int,
+    language: str,
+    chosen: Tile | None = None,
+    tapped: FirstTap = FirstTap(),
 ) -> tuple[int, str]:
     """The table (or with ``?view=board`` the board) a live page swaps in, at ``version`` or
     newer: rendered once per version for every phone that asks, and every stream that pushes
     it (rendered.py). The version it shows, and its text."""
-    kept_as = _kept_as(door, key, language, chosen)
+    kept_as = _kept_as(door, key, language, chosen, tapped)
 
     def render() -> tuple[int, str]:
         loaded = load_or_404(key, door)
-        view = table_view(loaded, selected=_selected(loaded, chosen))
+        view = table_view(
+            loaded, selected=_selected(loaded, chosen), **_still_chosen(loaded, tapped)
+        )
         return loaded.version, render_template(kept_as[0], t=view)
 
     return rendered.once(kept_as, version, render)
 
 
 def _kept_as(
-    door: str, key: str, language: str, chosen: Tile | None
-) -> tuple[str, str, str, str, Tile | None, bool]:
+    door: str, key: str, language: str, chosen: Tile | None, tapped: FirstTap
+) -> tuple[str, str, str, str, Tile | None, FirstTap, bool]:
     """What makes two live views the same text (rendered.py): the template (the table, or the
-    board with ``?view=board``), the door and key, the language, a picked tile, the pegs."""
+    board with ``?view=board``), the door and key, the language, a picked tile or a larger
+    set's end or number tapped first, the pegs."""
     template = "_board.html" if request.args.get("view") == "board" else "_table.html"
-    return (template, door, key, language, chosen, request.args.get("board") == "pegs")
+    return (template, door, key, language, chosen, tapped, request.args.get("board") == "pegs")
 
 
 def etag(version: int, language: str) -> str:
@@ -287,7 +334,7 @@ def changes_stream(door: str, key: str) -> Response:
         return Response(status=204)
     language = languages.current()
     app, environ = current_app._get_current_object(), dict(request.environ)  # type: ignore[attr-defined]
-    kept_as = _kept_as(door, key, language, None)
+    kept_as = _kept_as(door, key, language, None, FirstTap())
 
     def said(now: int, opening: bool) -> tuple[int, str]:
         """The event for version ``now``, and the version it says (GONE: the last event)."""

@@ -1,5 +1,5 @@
 /* The settlement tray (templates/_held.html): tapping the tiles a player still holds fills in
-   their field, so nobody types "6-1 0-0" on a number keypad.
+   their field, so nobody types "6-1 0-0" (or a larger set's "12-7 9-0") on a number keypad.
 
    Each player has a field [data-held-field=<seat>] and a tray [data-held-tray=<seat>] of
    checkboxes, one per tile not on the table. Tapping a tile writes every tile tapped into the
@@ -16,6 +16,7 @@
 
   const PIPS = /^\d{1,4}$/;
   const TILE = /^([0-6])\s*[-|:]?\s*([0-6])$/;
+  const DASHED = /^(\d{1,2})\s*[-|:]\s*(\d{1,2})$/; // a larger set's "12-7"
   const script = document.currentScript;
   const TAPPED = (script && script.dataset.wordsTapped) || "";
 
@@ -38,7 +39,7 @@
     if (!trimmed || PIPS.test(trimmed)) return null;
     const tiles = [];
     for (const part of trimmed.split(/[\s,;]+/)) {
-      const match = TILE.exec(part);
+      const match = TILE.exec(part) || DASHED.exec(part);
       if (!match) return null;
       const a = Number(match[1]);
       const b = Number(match[2]);

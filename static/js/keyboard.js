@@ -11,6 +11,10 @@
 //   either order), as a tap on it would; a tile that fits two ends then offers them, the
 //   first focused: Enter plays it there, or the end's letter (W, E, N, S) where it is named.
 //   D draws, P passes.
+//   A larger set's tray (templates/_tray.html) asks for an end or a number first: the end's
+//   letter chooses the end, and a number typed (one or two digits: "1" waits a second for a
+//   "0", "1" or "2") then plays the tile with that number on it; before the lead the first
+//   number typed chooses the number, the second plays the tile.
 (function () {
   "use strict";
 
@@ -19,6 +23,9 @@
   let entryByKeyboard = false;
   let firstDigit = null;
   let firstAt = 0;
+  let typedNumber = null; // a larger set: a digit that may begin a two-digit number
+  let numberTimer = null;
+  let queued = []; // digits typed while the table's answer to the first one is on its way
 
   document.addEventListener("keydown", function () {
     byKeyboard = true;
@@ -39,13 +46,24 @@
       table.querySelector(".lead-form button.primary") ||
       table.querySelector(".picker button.tile-button.fits:not([disabled])") ||
       table.querySelector(".picker button.tile-button:not([disabled])") ||
+      table.querySelector(".pick-choice button") ||
       table.querySelector("[data-action=rematch]")
     );
   }
 
   document.addEventListener("htmx:afterSettle", function (event) {
     const table = document.getElementById("table");
-    if (!table || event.target !== table || !entryByKeyboard) return;
+    if (!table || event.target !== table) return;
+    const digits = queued;
+    queued = [];
+    const picker = table.querySelector(".picker--numbers");
+    if (picker && digits.length) {
+      digits.forEach(function (digit) {
+        typeNumber(picker, digit, null);
+      });
+      return;
+    }
+    if (!entryByKeyboard) return;
     entryByKeyboard = false;
     const next = nextControl(table);
     if (next) next.focus({ preventScroll: true });
@@ -70,12 +88,11 @@
     if (!table) return;
     const letter = event.key.toUpperCase();
     if (/^[NSEW]$/.test(letter)) {
-      const end = Array.prototype.find.call(
-        table.querySelectorAll(".choose-end .end-button"),
-        function (button) {
-          return button.dataset.end.split(":").pop() === letter;
-        }
-      );
+      let ends = table.querySelectorAll(".choose-end .end-button");
+      if (!ends.length) ends = table.querySelectorAll(".pick-ends button[data-end]");
+      const end = Array.prototype.find.call(ends, function (button) {
+        return button.dataset.end.split(":").pop() === letter;
+      });
       if (end) press(end, event);
       return;
     }
@@ -88,6 +105,15 @@
     if (!/^[0-9]$/.test(event.key)) return;
     const picker = table.querySelector(".picker");
     if (!picker) return;
+    if (picker.classList.contains("picker--numbers")) {
+      if (table.querySelector(".htmx-request")) {
+        queued.push(Number(event.key));
+        event.preventDefault();
+      } else {
+        typeNumber(picker, Number(event.key), event);
+      }
+      return;
+    }
     const now = Date.now();
     if (firstDigit === null || now - firstAt > TYPED_WITHIN_MS) {
       firstDigit = event.key;
@@ -103,4 +129,62 @@
       .find(Boolean);
     if (button) press(button, event);
   });
+
+  // A larger set: a number typed, of one or two digits, for the tray's number or its tile.
+  function typeNumber(picker, digit, event) {
+    if (document.querySelector("#table .htmx-request")) {
+      queued.push(digit);
+      return;
+    }
+    const top = Number(picker.dataset.top);
+    clearTimeout(numberTimer);
+    if (typedNumber !== null && typedNumber * 10 + digit <= top) {
+      const number = typedNumber * 10 + digit;
+      typedNumber = null;
+      chooseNumber(picker, number, event);
+      return;
+    }
+    if (typedNumber !== null) {
+      // "1" then "5" with no 15 in the set: 1, then 5 once the table has answered the 1.
+      chooseNumber(picker, typedNumber, null);
+      typedNumber = null;
+      if (event) event.preventDefault();
+      queued.push(digit);
+      return;
+    }
+    if (digit > 0 && digit * 10 <= top) {
+      typedNumber = digit;
+      event.preventDefault();
+      numberTimer = setTimeout(function () {
+        const number = typedNumber;
+        typedNumber = null;
+        if (number !== null) chooseNumber(picker, number, null);
+      }, TYPED_WITHIN_MS);
+      return;
+    }
+    chooseNumber(picker, digit, event);
+  }
+
+  function chooseNumber(picker, number, event) {
+    if (!picker.isConnected) return;
+    const chosen = picker.querySelector(".pick-choice [aria-pressed=true]");
+    const tiles = picker.querySelectorAll(".pick-tile button[data-tile]");
+    let button = null;
+    if (tiles.length) {
+      // The tile with the number typed on it: beside the chosen number, or a double.
+      const other = chosen ? Number(chosen.dataset.shows) : number;
+      const name = Math.max(number, other) + "-" + Math.min(number, other);
+      button = picker.querySelector('.pick-tile button[data-tile="' + name + '"]:not([disabled])');
+    } else {
+      button = picker.querySelector('.pick-numbers button[data-number="' + number + '"]');
+    }
+    if (!button) return;
+    if (event) {
+      press(button, event);
+    } else {
+      byKeyboard = true;
+      button.focus({ preventScroll: true });
+      button.click();
+    }
+  }
 })();

@@ -5,7 +5,8 @@
 // poller asks its hx-get URL. Where there is no stream it asks every 1.5 seconds, sending
 // the version the page shows as If-None-Match: the server answers 304 while nothing changed.
 // A newer table (or board) is swapped in keeping what the reader was doing: the scroll
-// position, a picked tile (sent as ?selected= so the server keeps it picked), text typed
+// position, a picked tile (sent as ?selected= so the server keeps it picked; a larger set's
+// end or number tapped first as ?end=&shows= or ?number=), text typed
 // into a form, boxes ticked or unticked (the held tiles of a settlement), which folds are
 // open, and the focus. A short "Updated" cue says it happened
 // (its words are the page's, in its language: the script only says them again).
@@ -124,6 +125,14 @@
     event.detail.headers["If-None-Match"] = '"v' + shown.dataset.version + "-" + language + '"';
     const picked = shown.querySelector("form.choose-end input[name=tile]");
     if (picked) event.detail.parameters.selected = picked.value;
+    // A larger set's tray: the end tapped first (and the number it showed), or the lead's.
+    const end = shown.querySelector(".pick-ends [aria-pressed=true]");
+    if (end) {
+      event.detail.parameters.end = end.dataset.end;
+      event.detail.parameters.shows = end.dataset.shows;
+    }
+    const number = shown.querySelector(".pick-numbers [aria-pressed=true]");
+    if (number) event.detail.parameters.number = number.dataset.number;
   });
 
   document.addEventListener("htmx:afterRequest", function (event) {

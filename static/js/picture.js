@@ -25,12 +25,50 @@
       if (size !== null) target.style.width = size;
       laid += 1;
     });
-    if (laid) overlay.hidden = false;
+    if (laid) {
+      overlay.hidden = false;
+      apart(overlay);
+    }
+  }
+
+  // Two targets that overlap (ends close together in a picture drawn small) would take a
+  // finger aiming at one to the other: neither is laid, and the buttons below the picture
+  // name them apart.
+  function apart(overlay) {
+    const targets = Array.prototype.slice.call(
+      overlay.querySelectorAll(".table-picture__target")
+    );
+    targets.forEach(function (target) {
+      target.hidden = false;
+    });
+    const boxes = targets.map(function (target) {
+      return target.getBoundingClientRect();
+    });
+    const clash = targets.map(function () {
+      return false;
+    });
+    for (let i = 0; i < boxes.length; i += 1) {
+      for (let j = i + 1; j < boxes.length; j += 1) {
+        const a = boxes[i];
+        const b = boxes[j];
+        if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) {
+          clash[i] = clash[j] = true;
+        }
+      }
+    }
+    targets.forEach(function (target, index) {
+      target.hidden = clash[index];
+    });
   }
 
   function layAll() {
     document.querySelectorAll(".table-picture__targets[hidden]").forEach(lay);
   }
+
+  // The picture is drawn to the room it has: turned on its side, its targets move closer.
+  window.addEventListener("resize", function () {
+    document.querySelectorAll(".table-picture__targets:not([hidden])").forEach(apart);
+  });
 
   // After a tile that fits several ends is picked, scroll up as far as the first end button
   // below the picture stays in view: as much of the picture as possible shows, its fitting
@@ -43,9 +81,10 @@
     const button = document.querySelector(".choose-end .end-button");
     if (!overlay || !button) return;
     let top = Infinity;
-    overlay.querySelectorAll(".table-picture__target").forEach(function (target) {
+    overlay.querySelectorAll(".table-picture__target:not([hidden])").forEach(function (target) {
       top = Math.min(top, target.getBoundingClientRect().top);
     });
+    if (top === Infinity) return;
     const board = document.querySelector(".scoreboard");
     const covered = board ? board.getBoundingClientRect().bottom : 0;
     const hidden = covered + MARGIN - top;

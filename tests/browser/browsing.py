@@ -31,8 +31,8 @@ from scorekeeper.rules import (
     Tile,
     parse_tile,
 )
-from scorekeeper.rules.record import load_record
-from scorekeeper.rules.simulate import play_game
+from scorekeeper.rules.record import load_record, write_record
+from scorekeeper.rules.simulate import play_game, play_hand
 from scorekeeper.web.data import games
 from tests.support.server import LiveServer
 
@@ -104,6 +104,8 @@ class PolicyWatch:
 
 
 # -- the pages every ergonomics and accessibility test visits -----------------------------
+
+TWELVE = {"set": "double-twelve"}
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -280,6 +282,30 @@ def open_hand_list(page: Page, game: Game | None) -> None:
     page.locator("details.log-hand-list > summary").click()
 
 
+def larger_set_record(events: int | None = None) -> dict[str, Any]:
+    """A double-twelve hand of six players (simulated), cut after its first ``events`` events
+    or, without, just before its settlement."""
+    setup = Setup.create(["Ann", "Bob", "Cy", "Di", "Eve", "Fay"], "all-fives", TWELVE)
+    game = Game(setup)
+    play_hand(game, random.Random(1))
+    cut = len(game.events) - 1 if events is None else events
+    return write_record(Game(setup, game.events[:cut]))
+
+
+def choose_an_end(page: Page, game: Game | None) -> None:
+    """Tap a larger set's first open end: the tiles carrying its number show."""
+    end = page.locator(".pick-ends button[data-end]").first
+    end.click()
+    expect(end).to_have_attribute("aria-pressed", "true")
+
+
+def open_a_number_of_held_tiles(page: Page, game: Game | None) -> None:
+    """Open a larger set's settlement tray and tap its first number: that number's tiles."""
+    page.locator("[data-held-tray] > summary").first.click()
+    page.locator("[data-held-tray][open] label.held-number-label").first.click()
+    expect(page.locator("[data-held-tray][open] .held-group:visible")).to_have_count(1)
+
+
 @dataclass(frozen=True)
 class Screen:
     """A page in one state: its path (below the game's page when ``game`` is given), the
@@ -340,6 +366,17 @@ SCREENS: list[Screen] = [
         "watching the hand's settlement",
         game=lambda: record("hand_seven_five_two_hands", hands=1, drop_last=1),
         then=watch_the_settlement,
+    ),
+    Screen(
+        "larger set: an open end chosen, its tiles",
+        game=lambda: larger_set_record(30),
+        then=choose_an_end,
+    ),
+    Screen("larger set: the lead's numbers", game=lambda: larger_set_record(1)),
+    Screen(
+        "larger set: the settlement, a number's held tiles",
+        game=larger_set_record,
+        then=open_a_number_of_held_tiles,
     ),
     Screen("winner", game=lambda: record("sim_all_fives_2p")),
     Screen(

@@ -13,7 +13,10 @@ from scorekeeper.rules.game import Hand
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.notes import Note, referee_notes
 
-NUMBER_WORDS = ("blank", "one", "two", "three", "four", "five", "six")
+NUMBER_WORDS = (
+    "blank", "one", "two", "three", "four", "five", "six",
+    "seven", "eight", "nine", "ten", "eleven", "twelve",
+)  # fmt: skip
 
 
 def spoken(tile: Tile) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from scorekeeper.rules.events import Play
 from scorekeeper.rules.game import Game, Setup
 from scorekeeper.rules.layout import Layout
 from scorekeeper.rules.simulate import play_game
-from scorekeeper.rules.tiles import ALL_TILES, Tile, tile
+from scorekeeper.rules.tiles import ALL_TILES, TILE_SETS, Tile, tile
 from scorekeeper.web.drawing import dominoes
 from scorekeeper.web.drawing.picture import SCALE, Picture, TileShape, picture
 from tests.support.referee import spoken
@@ -287,6 +288,48 @@ def test_domino_draws_the_tiles_pips(t: Tile) -> None:
     assert pips_drawn(svg) == t.pips
     assert svg.get("role") == "img"
     assert svg.get("aria-label") == spoken(t)
+
+
+@pytest.mark.parametrize("t", TILE_SETS["double-twelve"].tiles[:55], ids=str)
+def test_a_double_twelve_tile_draws_its_pips_and_says_its_name(t: Tile) -> None:
+    """Every tile with a half above six (the first 55 of the set, highest first), drawn with
+    as many pips as it shows and named as players say it ("twelve-seven")."""
+    svg = parse(MACROS.domino(t))
+    assert pips_drawn(svg) == t.pips
+    assert svg.get("aria-label") == spoken(t)
+
+
+def pip_circles(data: str) -> list[tuple[float, float, float]]:
+    """The pips of a pip path as (centre x, centre y, radius): each subpath starts at its
+    circle's left edge and draws two half-circle arcs of that radius."""
+    circles = []
+    for left, y, radius in re.findall(r"M(-?[\d.]+) (-?[\d.]+)a([\d.]+) ", data):
+        r = float(radius)
+        circles.append((float(left) + r, float(y), r))
+    return circles
+
+
+@pytest.mark.parametrize("number", range(13))
+@pytest.mark.parametrize("horizontal", [True, False], ids=["across", "upright"])
+def test_every_number_up_to_twelve_has_its_pips_apart_inside_its_half(
+    number: int, horizontal: bool
+) -> None:
+    """The pips of a half (both halves show ``number``) lie inside the half, as far apart as
+    a double-six set's six are (a gap of nearly half a pip), so that a twelve's 12 can still
+    be counted at a glance."""
+    width, height = (100.0, 50.0) if horizontal else (50.0, 100.0)
+    face = str(dominoes.tile_face(number, number, 0, 0, width, height))
+    found = re.search(r'class="pip" d="([^"]+)"', face)
+    circles = pip_circles(found.group(1)) if found else []
+    assert len(circles) == 2 * number
+    side = 50.0
+    for cx, cy, r in circles:
+        half_x = 0.0 if (not horizontal or cx < side) else side
+        half_y = 0.0 if (horizontal or cy < side) else side
+        assert half_x + r < cx < half_x + side - r and half_y + r < cy < half_y + side - r
+    for (x1, y1, r1), (x2, y2, r2) in itertools.combinations(circles, 2):
+        gap = ((x1 - x2) ** 2 + (y1 - y2) ** 2) ** 0.5 - r1 - r2
+        assert gap >= 0.45 * 2 * max(r1, r2), (x1, y1, x2, y2)
 
 
 def test_domino_sizes_orientation_and_decorative_use() -> None:

@@ -1,7 +1,7 @@
 """Dominoes drawn as SVG markup, in Python: the faces that every table page repeats.
 
 A play screen draws 50 to 80 tile faces (the tray's 28 and the layout's), each a rectangle,
-a line and up to twelve pips. As Jinja macros that was 2,500 escaped numbers and about half
+a line and up to twelve pips (24 with a double-twelve set). As Jinja macros that was 2,500 escaped numbers and about half
 the time of a play request. Here a face is formatted once per distinct box and kept
 (``functools.lru_cache``): a tray tile never changes, and a layout tile keeps its place
 while the layout grows. ``templates/_dominoes.html`` documents the macros that call these;
@@ -35,8 +35,26 @@ _PIP_GRID: dict[int, tuple[tuple[int, int], ...]] = {
     4: ((0, 0), (2, 0), (0, 2), (2, 2)),
     5: ((0, 0), (2, 0), (1, 1), (0, 2), (2, 2)),
     6: ((0, 0), (0, 1), (0, 2), (2, 0), (2, 1), (2, 2)),
+    7: ((0, 0), (0, 1), (0, 2), (1, 1), (2, 0), (2, 1), (2, 2)),
+    8: ((0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2)),
+    9: tuple((col, row) for col in range(3) for row in range(3)),
 }
-"""Where the pips of each number sit on a 3 by 3 grid (column, row), as on a die."""
+"""Where the pips of each number up to 9 sit on a 3 by 3 grid (column, row), as on a die and
+on a double-nine set: 7 is the six and the centre, 8 the grid without its centre."""
+
+_TALL_ROWS = (0.17, 0.39, 0.61, 0.83)
+_PIP_TALL: dict[int, tuple[tuple[float, float], ...]] = {
+    number: tuple((0.22, y) for y in _TALL_ROWS)
+    + tuple((0.5, y) for y in middle)
+    + tuple((0.78, y) for y in _TALL_ROWS)
+    for number, middle in (
+        (10, (0.39, 0.61)),
+        (11, (0.28, 0.5, 0.72)),
+        (12, _TALL_ROWS),
+    )
+}
+"""The pips of 10, 11 and 12 as on a double-twelve set: two columns of four with 2, 3 or 4
+between them (x, y as parts of the half's side, the columns running along the tile)."""
 
 _SIZES = {"sm": 20, "md": 32, "lg": 48}
 """A tile's height in CSS pixels by size name (the width and height attributes' fallback)."""
@@ -64,15 +82,21 @@ def _n(value: float) -> str:
 
 def _pips(number: int, x: float, y: float, side: float, horizontal: bool) -> str:
     """The pips of one half (a square of side ``side`` at (x, y)) as path data: one round
-    subpath a pip, two half-circle arcs from its left edge."""
-    radius = side * 0.095
+    subpath a pip, two half-circle arcs from its left edge. The lines of three (or four) run
+    along the tile: a 6 stands in two columns on a tile drawn upright, in two rows across."""
+    if number in _PIP_TALL:
+        spots = _PIP_TALL[number]
+        radius = side * 0.075
+    else:
+        spots = tuple((0.22 + 0.28 * col, 0.22 + 0.28 * row) for col, row in _PIP_GRID[number])
+        radius = side * 0.095
     arc = f"a{_n(radius)} {_n(radius)} 0 1 0"
     circles = []
-    for col, row in _PIP_GRID[number]:
-        if horizontal and number == 6:
-            col, row = row, col
-        left = _n(x + side * (0.22 + 0.28 * col) - radius)
-        cy = _n(y + side * (0.22 + 0.28 * row))
+    for across, along in spots:
+        if horizontal and number >= 6:
+            across, along = along, across
+        left = _n(x + side * across - radius)
+        cy = _n(y + side * along)
         circles.append(f"M{left} {cy}{arc} {_n(2 * radius)} 0{arc} {_n(-2 * radius)} 0")
     return "".join(circles)
 

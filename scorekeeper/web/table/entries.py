@@ -24,8 +24,6 @@ from scorekeeper.rules import (
     Refusal,
     Settle,
     Tile,
-    parse_halves,
-    tile,
 )
 from scorekeeper.rules.entering import CannotTurn, lead_winner
 from scorekeeper.rules.messages import say, say_list
@@ -80,19 +78,24 @@ def table(key: str) -> tuple[str, int]:
 @bp.post("/games/<key:key>/play")
 @route(entry=True, changes_game=True)
 def play(key: str) -> Answer:
-    """Play a tile: on the end named, on the only end it fits, or select it to choose an end."""
+    """Play a tile: on the end named, on the only end it fits, or select it to choose an end.
+
+    A larger set's tray sends an end (or before the lead a number) first, without a tile: the
+    table comes back showing the tiles that carry it, and nothing is entered."""
     loaded = load_table(key)
     form = PlayForm()
     if not form.validate():
         return incomplete(loaded)
+    if not form.tile.data:
+        return _choose(loaded, form)
+    game, hand = loaded.game, loaded.game.hand
     try:
-        chosen = tile(*parse_halves(form.tile.data))
+        chosen = game.rules.tile_set.parse(form.tile.data)
     except MalformedInput as refusal:
         return refuse(loaded, refusal, "picker")
     stale = stale_or_none(loaded, form.seen)
     if stale is not None:
         return stale
-    game, hand = loaded.game, loaded.game.hand
     end = form.end.data or None
     if (
         end is None
@@ -104,7 +107,33 @@ def play(key: str) -> Answer:
     ):
         return render_table(table_view(loaded, selected=chosen))
     seat = hand.turn if hand is not None else 0
-    return commit(loaded, form.seen, [Play(seat, chosen, end)], "picker")
+    # A refused tile of a larger set's tray leaves its end (or number) chosen, to tap another.
+    keep = {"chosen_end": end, "chosen_number": form.number.data}
+    return commit(loaded, form.seen, [Play(seat, chosen, end)], "picker", **keep)
+
+
+def _choose(loaded: Loaded, form: PlayForm) -> Answer:
+    """A larger set's first tap: the open end the tile goes on (``choose=end``), or before the
+    lead a number of the lead tile (``choose=number``); an empty value chooses none again.
+    The table comes back with the tiles carrying its number; nothing is entered."""
+    how = form.choose.data
+    if how not in ("end", "number"):
+        return incomplete(loaded)
+    stale = stale_or_none(loaded, form.seen)
+    if stale is not None:
+        return stale
+    game, hand = loaded.game, loaded.game.hand
+    if game.phase != "play" or hand is None or game.rules.tile_set.top == 6:
+        return incomplete(loaded)
+    if how == "end":
+        end = form.end.data or None
+        if not hand.plays or (end is not None and end not in hand.layout.arms):
+            return incomplete(loaded)
+        return render_table(table_view(loaded, chosen_end=end))
+    number = form.number.data
+    if hand.plays or (number is not None and number > game.rules.tile_set.top):
+        return incomplete(loaded)
+    return render_table(table_view(loaded, chosen_number=number))
 
 
 @bp.post("/games/<key:key>/turn")
@@ -113,7 +142,7 @@ def turn_lead(key: str) -> Answer:
     """Turn the lead tile round (which half faces W), until the hand's second tile is played."""
     loaded = load_table(key)
     form = TurnForm()
-    if not form.validate():
+    if not form.validate() or form.west_wanted > loaded.game.rules.tile_set.top:
         return incomplete(loaded)
     try:
         after = games.turn_lead(key, form.seen, form.west_wanted)
@@ -229,9 +258,10 @@ def settle(key: str) -> Answer:
     ticks = {seat: request.form.getlist(f"tiles-{seat}")[:MAX_TICKED] for seat in seats}
     keep = {"settle_values": values, "settle_ticks": {s: tuple(v) for s, v in ticks.items() if v}}
     remaining: dict[int, Held] = {}
+    tiles = loaded.game.rules.tile_set
     try:
         for seat, text in values.items():
-            held = held_of(players[seat], text, ticks[seat])
+            held = held_of(players[seat], text, ticks[seat], tiles)
             if held is not None:
                 remaining[seat] = held
     except Refusal as refusal:

@@ -32,6 +32,8 @@ from scorekeeper.rules.options import (
     HouseRule,
     Preset,
 )
+from scorekeeper.rules.setup import MOST_PLAYERS
+from scorekeeper.rules.tiles import LARGEST
 from scorekeeper.web.forms import SiteForm, plain_name
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import lazy_gettext as _l
@@ -76,16 +78,22 @@ class ForgetForm(FlaskForm):
 
 
 class PlayForm(EntryForm):
-    """A tile played, and the end it goes on when it fits several."""
+    """A tile played, and the end it goes on when it fits several.
 
-    tile = StringField("tile", validators=[InputRequired(), Length(max=10)])
+    A larger set's tray asks first for an end (``choose=end`` with ``end``) or, before the
+    lead, a number (``choose=number`` with ``number``): sent without a tile, that only shows
+    the tiles carrying it (an empty value shows none again); nothing is entered."""
+
+    tile = StringField("tile", validators=[Optional(), Length(max=10)])
     end = StringField("end", validators=[Optional(), Length(max=10)])
+    choose = StringField("choose", validators=[Optional(), Length(max=10)])
+    number = IntegerField("number", validators=[Optional(), NumberRange(min=0, max=LARGEST)])
 
 
 class TurnForm(EntryForm):
     """Turn the lead tile round; ``west`` is the number the page wants on W afterwards."""
 
-    west = IntegerField("west", validators=[InputRequired(), NumberRange(min=0, max=6)])
+    west = IntegerField("west", validators=[InputRequired(), NumberRange(min=0, max=LARGEST)])
 
     @property
     def west_wanted(self) -> int:
@@ -102,7 +110,9 @@ class LeadForm(EntryForm):
     the holder of the highest double after any redraws."""
 
     how = StringField("how", validators=[Optional(), Length(max=10)])
-    leader = IntegerField("leader", validators=[Optional(), NumberRange(min=0, max=3)])
+    leader = IntegerField(
+        "leader", validators=[Optional(), NumberRange(min=0, max=MOST_PLAYERS - 1)]
+    )
     among = HiddenField("among", validators=[Optional(), Length(max=20)])
     redraws = IntegerField("redraws", validators=[Optional(), NumberRange(min=0, max=28)])
     """How many times everyone drew one more tile, nobody holding a double (highest-double)."""

@@ -1,7 +1,7 @@
 """What a player still holds at the end of a hand, as the settlement form sends it.
 
 Each player has a text field, ``held-<seat>`` (a pip total such as ``13``, or tiles such as
-``6-1 0-0``), and a tray of the tiles not on the table to tap instead: checkboxes named
+``6-1 0-0``, with a larger set ``12-7 9-0``), and a tray of the tiles not on the table to tap instead: checkboxes named
 ``tiles-<seat>``. With JavaScript the tray writes the tiles tapped into the field; without it
 only the boxes are sent. Either way the referee gets one answer per player, or a refusal
 (rule ``remaining``) when the field and the tray disagree, worded as the referee's messages
@@ -12,49 +12,59 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scorekeeper.rules import Held, MalformedInput, Refusal, Tile, parse_tile
+from scorekeeper.rules import Held, MalformedInput, Refusal, Tile
 from scorekeeper.rules.entering import parse_held
 from scorekeeper.rules.messages import say
+from scorekeeper.rules.tiles import DOUBLE_SIX, TILE_SETS, TileSet
 
-MAX_TICKED = 28
-"""No hand holds more tiles than the set has; more boxes than that are not read."""
+MAX_TICKED = max(tiles.size for tiles in TILE_SETS.values())
+"""No hand holds more tiles than the largest set has; more boxes than that are not read."""
 
 
-def tiles_named(text: str) -> tuple[Tile, ...]:
-    """The tiles a field names ("6-1 0-0"); none when it holds a pip total, blank or typos."""
+def tiles_named(text: str, tiles: TileSet = DOUBLE_SIX) -> tuple[Tile, ...]:
+    """The tiles of ``tiles`` a field names ("6-1 0-0", "12-7 9-0"); none when it holds a pip
+    total, blank or typos."""
     try:
-        held = parse_held("", text)
+        held = parse_held("", text, tiles)
     except Refusal:
         return ()
     return held if isinstance(held, tuple) else ()
 
 
-def _ticked_tiles(name: str, ticked: Sequence[str]) -> tuple[Tile, ...]:
-    tiles: list[Tile] = []
+def _ticked_tiles(name: str, ticked: Sequence[str], tiles: TileSet) -> tuple[Tile, ...]:
+    found: list[Tile] = []
     for value in ticked[:MAX_TICKED]:
         try:
-            tiles.append(parse_tile(value))
+            found.append(tiles.parse(value))
         except MalformedInput:
-            raise Refusal(
-                "remaining",
-                say(
+            if tiles.top == DOUBLE_SIX.top:
+                why = say(
                     '%(player)s: "%(value)s" tapped on the tray is not a double-six tile.',
                     player=name,
                     value=value,
-                ),
-            ) from None
-    return tuple(tiles)
+                )
+            else:
+                why = say(
+                    '%(player)s: "%(value)s" tapped on the tray is not a tile of a %(set)s set.',
+                    player=name,
+                    value=value,
+                    set=tiles.name,
+                )
+            raise Refusal("remaining", why) from None
+    return tuple(found)
 
 
-def held_of(name: str, text: str, ticked: Sequence[str]) -> Held | None:
+def held_of(
+    name: str, text: str, ticked: Sequence[str], tiles: TileSet = DOUBLE_SIX
+) -> Held | None:
     """One player's answer from the field and the tiles tapped; None when both are empty.
 
     The tiles tapped are taken when the field is blank, or when it says the same: the same
     tiles, or their pip total. A field that says something else is refused, so that nothing
     is settled on an answer the scorekeeper did not mean.
     """
-    typed = parse_held(name, text)
-    tapped = _ticked_tiles(name, ticked)
+    typed = parse_held(name, text, tiles)
+    tapped = _ticked_tiles(name, ticked, tiles)
     if not tapped:
         return typed
     if typed is None:

@@ -27,6 +27,7 @@ from scorekeeper.rules import (
 from scorekeeper.rules.entering import CannotTurn, redone, turnable_lead, undo_steps
 from scorekeeper.rules.explain import count_line, settled_lines
 from scorekeeper.rules.messages import Message
+from scorekeeper.rules.tiles import TileSet
 from scorekeeper.rules.wording import partnership, signed
 from scorekeeper.web import languages
 from scorekeeper.web.bounded import Derived
@@ -112,6 +113,16 @@ class PickerTile:
 
 
 @dataclass(frozen=True)
+class Choice:
+    """What a larger set's tray offers first: an open end ("W" showing 7), or for the lead a
+    number (``name`` empty); ``chosen`` when its tiles are the ones shown."""
+
+    name: str
+    shows: int
+    chosen: bool
+
+
+@dataclass(frozen=True)
 class LeadTurn:
     """The lead tile as it would lie turned round: what W and then E would show."""
 
@@ -153,6 +164,10 @@ class TableView:
     notice_kind: NoticeKind = "info"
     refused: Refused | None = None
     selected: Tile | None = None
+    chosen_end: str | None = None
+    """The open end a larger set's tray shows the tiles of (tapped first), until one is played."""
+    chosen_number: int | None = None
+    """The number a larger set's tray shows the tiles of before the lead (tapped first)."""
     lead_round: tuple[int, ...] | None = None
     lead_values: dict[int, str] = field(default_factory=dict)
     settle_values: dict[int, str] = field(default_factory=dict)
@@ -266,18 +281,88 @@ class TableView:
         hand = self.hand
         return hand is not None and bool(hand.plays)
 
+    @property
+    def tile_set(self) -> TileSet:
+        """The set the game is played with (house rule set)."""
+        return self.game.rules.tile_set
+
+    @property
+    def by_number(self) -> bool:
+        """Whether the tray offers a number first, then the tiles carrying it: with a set
+        larger than double-six, whose 55 or 91 tiles do not fit one screen. After the lead
+        the number is an open end's (the tile then goes on that end); before it, any number.
+        The 28 tiles of a double-six set are all in the tray at once."""
+        return self.tile_set.top > 6
+
+    @property
+    def doubles_only(self) -> bool:
+        """Whether only doubles can be played now: the lead the highest double makes."""
+        hand = self.hand
+        return hand is not None and hand.double_lead and not hand.plays
+
+    @cached_property
+    def end_choices(self) -> list[Choice]:
+        """The open ends a larger set's tray offers first, in reading order, the one whose
+        tiles are shown marked chosen (none before the lead, none on a watch page)."""
+        hand = self.hand
+        if not self.by_number or hand is None or not hand.plays or self.phase != "play":
+            return []
+        return [
+            Choice(end.name, end.shows, end.name == self.chosen_end) for end in hand.layout.ends()
+        ]
+
+    @cached_property
+    def number_choices(self) -> list[Choice]:
+        """The numbers a larger set's tray offers before the lead (0 to the set's top), one of
+        them chosen; none when only doubles can lead (they are few enough to show at once)."""
+        hand = self.hand
+        if not self.by_number or hand is None or hand.plays or self.phase != "play":
+            return []
+        if self.doubles_only:
+            return []
+        chosen = self.chosen_number
+        return [Choice("", n, n == chosen) for n in range(self.tile_set.top + 1)]
+
+    @property
+    def chosen(self) -> Choice | None:
+        """The end or number whose tiles a larger set's tray shows, if one was tapped."""
+        for choice in (*self.end_choices, *self.number_choices):
+            if choice.chosen:
+                return choice
+        return None
+
     @cached_property
     def picker(self) -> list[PickerTile]:
-        """All 28 tiles (the 7 doubles for a lead the highest double makes), those on the
-        table disabled, those that fit marked."""
+        """The tiles of the tray, those on the table disabled, those that fit marked.
+
+        Double-six: all 28 (the 7 doubles for a lead the highest double makes). A larger
+        set: the tiles carrying the chosen end's (or number's) number, at most 13, or the
+        doubles for a lead the highest double makes; none until a number is chosen."""
         hand = self.hand
         on_table = hand.layout.on_table if hand is not None else set()
         # The highest double leads: only doubles can, so only they are offered.
-        doubles_only = hand is not None and hand.double_lead and not hand.plays
+        doubles_only = self.doubles_only
+        if not self.by_number:
+            return [
+                PickerTile(
+                    t, t in on_table, bool(hand and hand.layout.fits(t)) and t not in on_table
+                )
+                for t in ALL_TILES
+                if t.is_double or not doubles_only
+            ]
+        tiles = self.tile_set.tiles
+        if doubles_only:
+            return [PickerTile(t, t in on_table, False) for t in tiles if t.is_double]
+        chosen = self.chosen
+        if chosen is None:
+            return []
+        # After the lead every tile carrying the end's number fits it; for the lead none is
+        # outlined, as in the double-six tray.
+        on_end = bool(chosen.name)
         return [
-            PickerTile(t, t in on_table, bool(hand and hand.layout.fits(t)) and t not in on_table)
-            for t in ALL_TILES
-            if t.is_double or not doubles_only
+            PickerTile(t, t in on_table, on_end and t not in on_table)
+            for t in tiles
+            if t.has(chosen.shows)
         ]
 
     @cached_property
@@ -290,8 +375,11 @@ class TableView:
 
     @property
     def selected_ends(self) -> list[str]:
-        """The open ends the selected tile fits."""
-        return [] if self.selected is None else self.game.fits(self.selected)
+        """The open ends the selected tile fits (a larger set: the end chosen first)."""
+        if self.selected is None:
+            chosen = self.chosen
+            return [chosen.name] if chosen is not None and chosen.name else []
+        return self.game.fits(self.selected)
 
     @property
     def selected_ends_text(self) -> str:
@@ -364,16 +452,26 @@ class TableView:
 
     @property
     def settle_tiles(self) -> list[Tile]:
-        """The tiles a player may still hold: every tile not on the table, as the picker shows them."""
+        """The tiles a player may still hold: every tile of the set not on the table, highest
+        first, as the picker shows them."""
         hand = self.hand
         on_table = hand.layout.on_table if hand is not None else set()
-        return [t for t in ALL_TILES if t not in on_table]
+        return [t for t in self.tile_set.tiles if t not in on_table]
+
+    @cached_property
+    def settle_groups(self) -> list[tuple[int, list[Tile]]]:
+        """A larger set's tiles not on the table by their higher number, highest first (the
+        settlement tray shows one number's at a time); numbers with none left out."""
+        groups: dict[int, list[Tile]] = {}
+        for t in self.settle_tiles:
+            groups.setdefault(t.high, []).append(t)
+        return list(groups.items())
 
     def ticked(self, seat: int) -> set[str]:
         """The tiles shown tapped on ``seat``'s tray: those sent, else those the field names."""
         if seat in self.settle_ticks:
             return set(self.settle_ticks[seat])
-        return {str(t) for t in tiles_named(self.settle_values.get(seat, ""))}
+        return {str(t) for t in tiles_named(self.settle_values.get(seat, ""), self.tile_set)}
 
     @property
     def ending(self) -> str:
