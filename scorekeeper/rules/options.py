@@ -176,13 +176,13 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         {"all-fives": "double-six", "fives-up": "double-six", "totally-fives": "double-six"},
         choices=get_args(SetName),
         value_texts={
-            "double-six": say("double-six: 28 tiles, numbers 0 to 6, 2 to 4 players"),
+            "double-six": say("28 tiles, numbers 0 to 6, 2 to 4 players"),
             "double-nine": say(
-                "double-nine: 55 tiles, numbers 0 to 9, 2 to 8 players; 9, 7 or 6 tiles each "
+                "55 tiles, numbers 0 to 9, 2 to 8 players; 9, 7 or 6 tiles each "
                 "for 2-4, 5-6 or 7-8 players"
             ),
             "double-twelve": say(
-                "double-twelve: 91 tiles, numbers 0 to 12, 2 to 8 players; 12, 11 or 9 tiles "
+                "91 tiles, numbers 0 to 12, 2 to 8 players; 12, 11 or 9 tiles "
                 "each for 2-4, 5-6 or 7-8 players"
             ),
         },
