@@ -68,7 +68,7 @@ def _pips(number: int, x: float, y: float, side: float, horizontal: bool) -> str
     radius = side * 0.095
     arc = f"a{_n(radius)} {_n(radius)} 0 1 0"
     circles = []
-    for col, row in _PIP_GRID[number]:
+    for col, row in _PIP_GRID.get(number, _PIP_GRID[number % 7]):
         if horizontal and number == 6:
             col, row = row, col
         left = _n(x + side * (0.22 + 0.28 * col) - radius)

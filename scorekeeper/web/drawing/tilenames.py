@@ -25,6 +25,8 @@ _DOUBLES = (
 
 def tile_spoken(tile: Tile) -> str:
     """The name players say aloud, in the reader's language: "six-four", "double five"."""
+    if tile.high > 6:  # stopgap until i24-tray names 7 to 12
+        return str(tile)
     if tile.is_double:
         return str(_DOUBLES[tile.high])
     return f"{_NUMBERS[tile.high]}-{_NUMBERS[tile.low]}"
