@@ -25,7 +25,6 @@ from scorekeeper.rules import (
     Settle,
     Tile,
     parse_halves,
-    parse_tile,
     tile,
 )
 from scorekeeper.rules.entering import CannotTurn, lead_winner
@@ -313,7 +312,7 @@ def _draw_for_lead(loaded: Loaded, form: LeadForm) -> Answer:
                 raise MalformedInput(
                     say("Enter the tile %(player)s drew.", player=game.players[seat])
                 )
-            drawn_tile = parse_tile(values[seat])
+            drawn_tile = game.rules.tile_set.parse(values[seat])
             if drawn_tile in drawn.values():
                 raise Refusal(
                     "tile-unique",
