@@ -160,7 +160,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         value_texts={
             "standard": say(
                 "as the preset deals: All Fives 9, 7 or 5 for 2, 3 or 4 players; "
-                "Fives-Up and Totally Fives 7, 5 or 5"
+                "Fives-Up and Totally Fives 7, 5 or 5; a larger set as house rule set says"
             ),
             "five-each": say("5 tiles each, whatever the number of players"),
             "seven-five": say("7 tiles each with 2 players, otherwise 5"),
