@@ -4,19 +4,36 @@ the score sheet, its CSV and a club's standings with games of 5 to 8 players."""
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import json
+import random
 import re
+from functools import cache
+from typing import Any
 
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
 
+from scorekeeper.rules import Game, Setup
+from scorekeeper.rules.record import write_record
+from scorekeeper.rules.simulate import play_game
 from scorekeeper.web.data.database import db
 from scorekeeper.web.data.models import GameRow
-from tests.web.test_clubs import NEW_GAME, new_club
+from tests.web.test_clubs import (
+    NEW_GAME,
+    expected_standings,
+    import_into,
+    jsonl,
+    new_club,
+    stats_on,
+    watch_link,
+)
+from tests.web.test_paper import sheet_rows
 from tests.web.webforms import Form, form_for
-from tests.web.webtable import Table, key_in, new_game, side_scores
+from tests.web.webtable import Table, import_record, key_in, new_game, side_scores
 
 EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -172,3 +189,163 @@ def test_a_club_game_of_seven_from_the_roster_form(app, client):
     assert stored_games(app) == 1
     roster = client.get(f"{club}/players").get_data(as_text=True)
     assert "Ivy" not in roster
+
+
+# -- the score sheet, its CSV and the chart -------------------------------------------------
+
+
+@cache
+def _finished(players: int, set_name: str, seed: int) -> str:
+    """The first simulated game of ``players`` with ``set_name`` won within 12 hands."""
+    setup = Setup.create(EIGHT[:players], "all-fives", {"set": set_name})
+    for attempt in range(seed, seed + 200):
+        game = play_game(setup, random.Random(attempt), max_hands=12)
+        if game.winner is not None:
+            return json.dumps(write_record(game))
+    raise AssertionError("no simulated game was won")
+
+
+def finished(players: int, set_name: str = "double-twelve", seed: int = 1) -> dict[str, Any]:
+    return json.loads(_finished(players, set_name, seed))
+
+
+def replayed(record: dict[str, Any]) -> Game:
+    from scorekeeper.rules.record import read_record
+
+    return read_record(record)
+
+
+def test_the_sheet_of_eight_players_has_eight_sides_of_three_columns_and_right_totals(client):
+    record = finished(8)
+    game = replayed(json.loads(json.dumps(record)))
+    table = import_record(client, record)
+    page = client.get(f"{table.url}/sheet").get_data(as_text=True)
+    # Printed across a page on its side (print.css, @page wide).
+    assert '<article class="sheet sheet--wide"' in page
+    assert 'class="sheet-table sides-8' in page
+    heads = re.findall(r'<th colspan="3" scope="colgroup" class="side-head">([^<]+)<', page)
+    assert heads == EIGHT
+    rows = sheet_rows(page)
+    assert len(rows) == len(game.hands)
+    for hand, row in zip(game.hands[1:], rows, strict=False):
+        assert list(row.values()) == list(hand.scores_before)
+    assert rows[-1] == dict(zip(game.sides, game.scores, strict=True))
+    for number in range(1, len(game.hands) + 1):
+        cells = re.search(rf'<tr data-hand="{number}">(.*?)</tr>', page, re.S)
+        assert cells is not None
+        assert len(re.findall(r'<td class="num', cells.group(1))) == 3 * 8
+    assert f'data-winner="{game.sides[game.winner]}"' in page
+
+
+def test_the_csv_of_eight_players_has_three_columns_per_side_and_the_totals(client):
+    record = finished(8)
+    game = replayed(json.loads(json.dumps(record)))
+    table = import_record(client, record)
+    body = client.get(f"{table.url}/sheet.csv").get_data(as_text=True)
+    rows = list(csv.reader(io.StringIO(body)))
+    assert len(rows[0]) == 3 + 3 * 8
+    assert rows[0][3:6] == ["Ann plays", "Ann settlement", "Ann total"]
+    assert rows[0][-3:] == ["Hal plays", "Hal settlement", "Hal total"]
+    assert len(rows) == 1 + len(game.hands)
+    for row in rows[1:]:
+        assert len(row) == 3 + 3 * 8
+    finals = [int(rows[-1][5 + 3 * side]) for side in range(8)]
+    assert finals == list(game.scores)
+    # Each side's total is the one before plus the hand's plays and settlement.
+    before = [0] * 8
+    for row in rows[1:]:
+        for side in range(8):
+            plays, settled, total = row[3 + 3 * side : 6 + 3 * side]
+            assert before[side] + int(plays) + int(settled or 0) == int(total)
+            before[side] = int(total)
+
+
+def test_the_chart_of_eight_players_tells_every_line_apart(client):
+    table = import_record(client, finished(8))
+    page = client.get(f"{table.url}/sheet").get_data(as_text=True)
+    lines = re.findall(
+        r'<polyline class="chart-line chart-line-(\d)"[^>]*data-series="([^"]+)"', page
+    )
+    assert [name for _style, name in lines] == EIGHT
+    assert sorted(style for style, _name in lines) == [str(n) for n in range(1, 9)]
+    # A shape at each line's end and before its name: eight shapes, each drawn twice.
+    shapes = re.findall(r'<path class="chart-marker chart-name-(\d)" d="([^"]+)"', page)
+    assert len(shapes) == 16
+    assert len({d for _style, d in shapes}) == 8
+
+
+def test_a_chart_of_four_lines_is_drawn_as_before_without_shapes(client):
+    record = {
+        "format": "all-fives/1",
+        "players": ["Ann", "Bob", "Cy", "Dee"],
+        "partners": False,
+        "hands": [{"lead": "Ann", "events": [{"player": "Ann", "play": "5-5"}]}],
+    }
+    table = import_record(client, record)
+    page = client.get(f"{table.url}/sheet").get_data(as_text=True)
+    styles = re.findall(r'<polyline class="chart-line chart-line-(\d)"', page)
+    assert styles == ["1", "2", "3", "4"]
+    assert "chart-marker" not in page
+    assert "sheet--wide" not in page
+
+
+# -- the rules pages ---------------------------------------------------------------------------
+
+
+def test_a_games_rules_page_says_its_sets_numbers_and_its_deal(client):
+    record = {
+        "format": "all-fives/1",
+        "preset": "fives-up",
+        "options": {"set": "double-twelve"},
+        "players": EIGHT,
+        "hands": [],
+    }
+    table = import_record(client, record)
+    page = html.unescape(client.get(f"{table.url}/rules").get_data(as_text=True))
+    assert "In this game: 91 tiles, numbers 0 to 12, 1092 pips in all." in page
+    assert "In this game: 9 tiles each for 8 players, 19 left in the boneyard." in page
+    assert "double-twelve</strong>: 91 tiles, numbers 0 to 12, 2 to 8 players" in page
+
+
+def test_the_rules_page_lists_every_set_with_its_tiles_and_deal(client):
+    page = html.unescape(client.get("/rules").get_data(as_text=True))
+    section = page[page.index('data-house="set"') :]
+    section = section[: section.index("</li>")]
+    assert "<code>double-six</code></dt><dd>28 tiles, numbers 0 to 6, 2 to 4 players" in section
+    assert "55 tiles, numbers 0 to 9, 2 to 8 players; 9, 7 or 6 tiles each" in section
+    assert "91 tiles, numbers 0 to 12, 2 to 8 players; 12, 11 or 9 tiles each" in section
+
+
+# -- a club's standings -----------------------------------------------------------------------
+
+
+@cache
+def _big_table_records() -> str:
+    """Finished games of 5 to 8 of ten names, with both larger sets and all three presets."""
+    names = (*EIGHT, "Ivy", "Jo")
+    records = []
+    for seed in range(12):
+        rng = random.Random(seed)
+        players = rng.sample(names, 5 + seed % 4)
+        preset = ("all-fives", "fives-up", "totally-fives")[seed % 3]
+        options = {"set": ("double-nine", "double-twelve")[seed // 2 % 2]}
+        game = play_game(Setup.create(players, preset, options), rng, 40)
+        if game.winner is not None:
+            records.append(write_record(game))
+    return json.dumps(records)
+
+
+def test_standings_of_games_of_five_to_eight_match_a_tally_of_the_records(client):
+    records = json.loads(_big_table_records())
+    assert len(records) >= 8
+    assert {len(record["players"]) for record in records} == {5, 6, 7, 8}
+    club = new_club(client)
+    assert import_into(client, club, jsonl(records)).status_code == 303
+    page = client.get(club).get_data(as_text=True)
+    assert stats_on(page) == expected_standings(records)
+    # Games of more than four players have no partners: no pair is listed.
+    assert 'data-standings="pairs"' not in page
+    # The club's CSV has a row per hand per side.
+    csv_text = client.get(f"{watch_link(client, club)}/games.csv").get_data(as_text=True)
+    expected = sum(len(replayed(record).hands) * len(record["players"]) for record in records)
+    assert len(csv_text.strip().splitlines()) - 1 == expected
