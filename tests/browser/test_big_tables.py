@@ -365,3 +365,17 @@ def test_the_eight_player_table_has_nothing_serious_for_axe(
     expect(page.locator("#table")).to_have_attribute("data-phase", phase)
     violations = axe_violations(page)
     assert violations == [], explain(violations)
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_the_winner_of_eight_and_rematch_are_in_view_at_the_end(
+    live_server: LiveServer, page_with: Any, screen: str
+) -> None:
+    game = finished_eight(range(1, 20))
+    page = page_with(**SCREENS[screen])
+    open_and_settle(page, seed_game(live_server, game.setup, game.events))
+    expect(page.locator("#table")).to_have_attribute("data-phase", "over")
+    expect(page.locator("[data-final-score]")).to_have_count(8)
+    winner = game.sides[game.winner]
+    for part in (f'[data-final-score="{winner}"]', '[data-action="rematch"]', "#winner h2"):
+        assert not outside_screen(page.locator(part)), part
