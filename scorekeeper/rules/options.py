@@ -160,7 +160,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         value_texts={
             "standard": say(
                 "as the preset deals: All Fives 9, 7 or 5 for 2, 3 or 4 players; "
-                "Fives-Up and Totally Fives 7, 5 or 5"
+                "Fives-Up and Totally Fives 7, 5 or 5; a larger set as house rule set says"
             ),
             "five-each": say("5 tiles each, whatever the number of players"),
             "seven-five": say("7 tiles each with 2 players, otherwise 5"),
@@ -176,13 +176,13 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
         {"all-fives": "double-six", "fives-up": "double-six", "totally-fives": "double-six"},
         choices=get_args(SetName),
         value_texts={
-            "double-six": say("double-six: 28 tiles, numbers 0 to 6, 2 to 4 players"),
+            "double-six": say("28 tiles, numbers 0 to 6, 2 to 4 players"),
             "double-nine": say(
-                "double-nine: 55 tiles, numbers 0 to 9, 2 to 8 players; 9, 7 or 6 tiles each "
+                "55 tiles, numbers 0 to 9, 2 to 8 players; 9, 7 or 6 tiles each "
                 "for 2-4, 5-6 or 7-8 players"
             ),
             "double-twelve": say(
-                "double-twelve: 91 tiles, numbers 0 to 12, 2 to 8 players; 12, 11 or 9 tiles "
+                "91 tiles, numbers 0 to 12, 2 to 8 players; 12, 11 or 9 tiles "
                 "each for 2-4, 5-6 or 7-8 players"
             ),
         },

@@ -184,6 +184,9 @@ class HouseRuleEntry:
     differs: bool = False
     example: Text = ""
     """A worked example, for the variations beyond the seeds."""
+    in_game: Text = ""
+    """With a game, what the rule comes to at its table, where it depends on the set and the
+    number of players (the set's tiles and pips, the tiles dealt); "" otherwise."""
 
 
 @dataclass(frozen=True)
@@ -314,7 +317,29 @@ def _house_entry(rule: HouseRule, rules: Rules | None) -> HouseRuleEntry:
         value_text=shown,
         default=str(default),
         differs=value != default,
+        in_game=_in_game(rule.name, rules),
     )
+
+
+def _in_game(name: str, rules: Rules) -> Text:
+    """What house rule ``name`` comes to at a game's table: the set's own numbers, the deal."""
+    if name == "set":
+        tiles = rules.tile_set
+        return say(
+            "In this game: %(tiles)s tiles, numbers 0 to %(top)s, %(pips)s pips in all.",
+            tiles=tiles.size,
+            top=tiles.top,
+            pips=tiles.total_pips,
+        )
+    if name == "deal":
+        return say(
+            "In this game: %(count)s tiles each for %(players)s players, %(boneyard)s left in "
+            "the boneyard.",
+            count=rules.hand_size,
+            players=rules.players,
+            boneyard=rules.boneyard_size,
+        )
+    return ""
 
 
 def _partners_entry(rules: Rules | None, partners: bool | None) -> HouseRuleEntry:

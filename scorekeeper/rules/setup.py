@@ -24,6 +24,10 @@ from scorekeeper.rules.options import (
 
 MOST_PLAYERS = 8
 """The most seats a game has (with a larger set; a double-six set takes 4)."""
+DOUBLE_SIX_MOST = 4
+"""The most players a double-six set takes (RULES.md 1a): more need a larger set."""
+PARTNERS_PLAYERS = 4
+"""Partnerships need exactly this many players: seats 1 and 3 against seats 2 and 4."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,10 @@ class Setup:
             seen.add(key)
         checked_preset = parse_preset(preset)
         checked_options = parse_options({} if options is None else options)
-        if len(players) > 4 and checked_options.get("set", "double-six") == "double-six":
+        if (
+            len(players) > DOUBLE_SIX_MOST
+            and checked_options.get("set", "double-six") == "double-six"
+        ):
             raise MalformedInput(
                 say(
                     "A double-six set is for 2 to 4 players; %(count)s players need house rule "
@@ -80,7 +87,7 @@ class Setup:
                 raise MalformedInput(
                     say("partners is true or false, not %(given)s.", given=repr(partners))
                 )
-            if partners and len(players) != 4:
+            if partners and len(players) != PARTNERS_PLAYERS:
                 raise MalformedInput(say("Partnerships need 4 players."))
         setup = cls(tuple(players), checked_preset, checked_options, partners)
         check_combination(setup.rules, setup.in_partnership)

@@ -1,12 +1,17 @@
 // The club's roster on the new-game form: tap names to seat them in order, tap again to
 // take a name off its seat, and move a seat up. Without JavaScript the seats are plain
 // fields that offer the roster's names as suggestions (a <datalist>), so these buttons
-// stay hidden.
+// stay hidden. A name goes to the first empty seat in view: seats 5 to 8 only once a larger
+// set is chosen.
 (function () {
   "use strict";
 
   function seats(form) {
     return Array.from(form.querySelectorAll("[data-roster-seat] input"));
+  }
+
+  function shown(input) {
+    return input.getClientRects().length > 0;
   }
 
   function sameName(a, b) {
@@ -41,7 +46,7 @@
       if (seated) {
         seated.value = "";
       } else {
-        const empty = inputs.find(function (input) { return input.value.trim() === ""; });
+        const empty = inputs.find(function (input) { return input.value.trim() === "" && shown(input); });
         if (empty) empty.value = name.dataset.rosterName;
       }
       refresh(form);

@@ -32,7 +32,7 @@ from scorekeeper.rules import Game
 from scorekeeper.rules.record import write_record
 from scorekeeper.web.data.database import db
 from scorekeeper.web.data.models import EventRow, GameRow
-from scorekeeper.web.table.forms import HOUSE_RULE_FIELDS
+from scorekeeper.web.table.forms import HOUSE_RULE_FIELDS, SEATS
 from tests.support.clubtable import simulated_game
 from tests.web.webforms import form_for
 from tests.web.webtable import Table, import_record
@@ -77,10 +77,10 @@ VALUE: st.SearchStrategy[str | bytes] = st.one_of(TEXT, st.binary(max_size=24))
 
 ENTRY_FIELDS = [
     "seq", "version", "tile", "end", "west", "how", "leader", "among", "key", "record", "text",
-    *(f"{prefix}-{seat}" for prefix in ("held", "tiles", "drawn") for seat in range(5)),
+    *(f"{prefix}-{seat}" for prefix in ("held", "tiles", "drawn") for seat in range(9)),
 ]  # fmt: skip
 NEW_GAME_FIELDS = [
-    "player1", "player2", "player3", "player4", "preset", "partners", "target", "leader",
+    *SEATS, "preset", "partners", "target", "leader",
     "filled", "load", "start", *HOUSE_RULE_FIELDS,
 ]  # fmt: skip
 ACTIONS = ["play", "turn", "draw", "pass", "undo", "settle", "lead", "delete", "restore",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from flask import Flask, current_app
@@ -35,6 +35,26 @@ CHAR_WIDTH = 6.8
 """The widest a character of a name is on average in the drawing's units (11-unit text)."""
 LABEL_ROOM = 12
 """The height a label needs above a line."""
+STYLES = 8
+"""How many lines a chart tells apart by colour and dash pattern (a table of 8, a club's 8
+leaders); a chart of more than 4 lines marks each line's end and name with a shape too."""
+MARKED_FROM = 5
+"""The fewest lines a chart marks with shapes (up to 4, colour, dashes and names suffice)."""
+MARKER_ROOM = 9
+"""The width a shape takes before a line's name, in the drawing's units."""
+MARKERS = (
+    "M-3 0a3 3 0 1 0 6 0a3 3 0 1 0-6 0z",
+    "M-2.7-2.7h5.4v5.4h-5.4z",
+    "M0-3.4L3.2 2.4H-3.2z",
+    "M0-3.6L3.6 0L0 3.6L-3.6 0z",
+    "M0 3.4L3.2-2.4H-3.2z",
+    "M-1.1-3.4h2.2v2.3h2.3v2.2h-2.3v2.3h-2.2v-2.3h-2.3v-2.2h2.3z",
+    "M-3.1-1.5L-1.5-3.1L0-1.6L1.5-3.1L3.1-1.5L1.6 0L3.1 1.5L1.5 3.1L0 1.6L-1.5 3.1L-3.1 1.5"
+    "L-1.6 0z",
+    "M0-3.5L3.3-1.1L2.1 2.8H-2.1L-3.3-1.1z",
+)
+"""Each style's shape (path data around 0,0): circle, square, triangle, diamond, triangle
+down, plus, cross and pentagon, drawn at the line's last point and before its name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +119,11 @@ class Line:
     end: tuple[float, float]
     """Where its name is written, beside its last point (in the drawing's units)."""
     style: int
-    """Which of the dash patterns and colours it is drawn with (1 to 4)."""
+    """Which of the dash patterns and colours it is drawn with (1 to 8)."""
+    tip: tuple[float, float] = (0.0, 0.0)
+    """Its last point in the drawing's units, where a marked chart draws its shape."""
+    marker: str = ""
+    """Its shape's path data when the chart marks its lines (more than 4), else empty."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,9 +242,11 @@ def line_chart(
         lows.append(level)
         highs.append(level)
     low, high, every = ticks_for(min(lows), max(highs))
-    # The right-hand margin holds the longest name whole (as cut by the template).
+    # The right-hand margin holds the longest name whole (as cut by the template), after its
+    # line's shape when the lines are marked.
+    marked = len(lines) >= MARKED_FROM
     longest = max((min(len(line.name), NAME_CHARS) for line in lines), default=0)
-    room = max(RIGHT, round(6 + CHAR_WIDTH * longest))
+    room = max(RIGHT, round(6 + CHAR_WIDTH * longest + (MARKER_ROOM if marked else 0)))
     left, right, top, bottom = LEFT, WIDTH - room, TOP, HEIGHT - BOTTOM
     across = (right - left) / (steps - 1) if steps > 1 else 1.0
     start = left if steps > 1 else (left + right) / 2
@@ -232,16 +258,12 @@ def line_chart(
     def y_of(value: float) -> float:
         return bottom - up * (value - low)
 
-    laid = [
-        Line(
-            line.name,
-            line.values,
-            line.points,
-            (x_of(line.steps - 1), y_of(line.last)) if line.steps else (right, bottom),
-            number % 4 + 1,
-        )
-        for number, line in enumerate(lines)
-    ]
+    laid = []
+    for number, line in enumerate(lines):
+        tip = (x_of(line.steps - 1), y_of(line.last)) if line.steps else (right, bottom)
+        style = number % STYLES
+        marker = MARKERS[style] if marked else ""
+        laid.append(Line(line.name, line.values, line.points, tip, style + 1, tip, marker))
     _spread_labels(laid, top, bottom)
     transform = f"matrix({_number(across)} 0 0 {_number(-up)} {_number(start)} {_number(bottom + up * low)})"
     return LineChart(
@@ -262,15 +284,18 @@ def line_chart(
 
 
 def _spread_labels(lines: list[Line], top: float, bottom: float, gap: float = 11) -> None:
-    """Move the names at the lines' ends apart so that two lines ending together stay legible."""
+    """Move the names at the lines' ends apart so that two lines ending together stay legible:
+    down from the top, then, where several would pile up at the bottom, up from it."""
     order = sorted(range(len(lines)), key=lambda i: lines[i].end[1])
     placed: list[float] = []
     for index in order:
-        x, y = lines[index].end
+        y = lines[index].end[1]
         y = max(y, top + 4, placed[-1] + gap if placed else y)
         placed.append(min(y, bottom))
-        line = lines[index]
-        lines[index] = Line(line.name, line.values, line.points, (x, placed[-1]), line.style)
+    for at in range(len(placed) - 2, -1, -1):
+        placed[at] = min(placed[at], placed[at + 1] - gap)
+    for index, y in zip(order, placed, strict=True):
+        lines[index] = replace(lines[index], end=(lines[index].end[0], y))
 
 
 # -- the charts the site shows ----------------------------------------------------------------

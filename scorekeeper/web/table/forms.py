@@ -32,7 +32,7 @@ from scorekeeper.rules.options import (
     HouseRule,
     Preset,
 )
-from scorekeeper.rules.setup import MOST_PLAYERS
+from scorekeeper.rules.setup import DOUBLE_SIX_MOST, MOST_PLAYERS
 from scorekeeper.rules.tiles import LARGEST
 from scorekeeper.web.forms import SiteForm, plain_name
 from scorekeeper.web.languages import gettext as _
@@ -179,13 +179,24 @@ def _preset_title(preset: Preset) -> str:
     return said(PRESET_TITLES[preset])
 
 
+SEATS = tuple(f"player{seat}" for seat in range(1, MOST_PLAYERS + 1))
+"""The seat fields of the new-game form, in seat order: player1 to player8."""
+SMALL_SET_SEATS = SEATS[:DOUBLE_SIX_MOST]
+"""The seats every set has; the others (5 to 8) only a double-nine or double-twelve."""
+
+
 class NewGameForm(SiteForm):
-    """A new game: 2 to 4 players in seat order, the preset, house rules, target, first leader."""
+    """A new game: 2 to 4 players in seat order (up to 8 with a larger set), the set, the
+    preset, house rules, target, first leader."""
 
     player1 = _seat(_l("Seat 1"))
     player2 = _seat(_l("Seat 2"))
     player3 = _seat(_l("Seat 3"))
     player4 = _seat(_l("Seat 4"))
+    player5 = _seat(_l("Seat 5"))
+    player6 = _seat(_l("Seat 6"))
+    player7 = _seat(_l("Seat 7"))
+    player8 = _seat(_l("Seat 8"))
     preset = SelectField(
         _l("Preset"),
         choices=[SelectChoice(p, lazy_said(partial(_preset_title, p))) for p in PRESETS],
@@ -217,8 +228,40 @@ class NewGameForm(SiteForm):
 
     def player_names(self) -> list[str]:
         """The names given, in seat order, empty seats left out."""
-        fields = (self.player1, self.player2, self.player3, self.player4)
+        fields = (self[name] for name in SEATS)
         return [f.data.strip() for f in fields if f.data and f.data.strip()]
+
+    @property
+    def small_set_seats(self) -> list[Field]:
+        """Seats 1 to 4, which every set has."""
+        return [self[name] for name in SMALL_SET_SEATS]
+
+    @property
+    def more_seats(self) -> list[Field]:
+        """Seats 5 to 8, for a larger set."""
+        return [self[name] for name in SEATS[DOUBLE_SIX_MOST:]]
+
+    @property
+    def folded_errors(self) -> bool:
+        """Whether a field inside the House rules fold was refused (the fold opens)."""
+        return any(self[name].errors for name in HOUSE_RULE_FIELDS if name != "set")
+
+    @property
+    def more_seats_filled(self) -> bool:
+        """Whether a seat beyond the fourth has a name (it is then shown whatever the set)."""
+        return any((self[name].data or "").strip() for name in SEATS[DOUBLE_SIX_MOST:])
+
+    def validate_set(self, field: Field) -> None:
+        """More than 4 players need a double-nine or double-twelve set (RULES.md 1a)."""
+        count = len(self.player_names())
+        if field.data == "double-six" and count > DOUBLE_SIX_MOST:
+            raise ValidationError(
+                _(
+                    "A double-six set is for 2 to 4 players: for %(count)s players choose "
+                    "double-nine or double-twelve.",
+                    count=count,
+                )
+            )
 
     def validate_target(self, field: Field) -> None:
         """In points the target is a multiple of five up to 1000; in fives 1 to 200."""

@@ -23,6 +23,7 @@ from scorekeeper.rules import (
     Setup,
 )
 from scorekeeper.rules.options import HOUSE_RULES_BY_NAME, default_partners
+from scorekeeper.rules.setup import MOST_PLAYERS, PARTNERS_PLAYERS
 from scorekeeper.web import languages
 from scorekeeper.web.data import clubs, games
 from scorekeeper.web.data.clubs import RosterProblem
@@ -31,12 +32,14 @@ from scorekeeper.web.data.doors import remember
 from scorekeeper.web.data.loaded import EDIT
 from scorekeeper.web.data.models import ClubRow
 from scorekeeper.web.htmx import Answer, is_htmx
+from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.routes import route
 from scorekeeper.web.table.answers import (
     why_text,
 )
 from scorekeeper.web.table.blueprint import bp
 from scorekeeper.web.table.forms import (
+    SEATS,
     NewGameForm,
 )
 
@@ -48,7 +51,7 @@ def _fill_defaults(form: NewGameForm, preset: str, players: int) -> None:
     """Put the preset's house rules for ``players`` players into the form."""
     for rule in HOUSE_RULES:
         form[rule.name].data = rule.default(preset, players)
-    form.partners.data = default_partners(preset, 4)
+    form.partners.data = default_partners(preset, PARTNERS_PLAYERS)
     lead_rule = next(rule for rule in HOUSE_RULES if rule.name == "lead")
     by_draw = lead_rule.default(preset, players) == "draw-highest"
     form.leader.data = "draw" if by_draw else "random"
@@ -73,9 +76,12 @@ def _fill_club_defaults(form: NewGameForm, defaults: dict[str, object]) -> None:
     form.club_defaults.data = True
 
 
+_COUNTS = {str(count) for count in range(2, MOST_PLAYERS + 1)}
+
+
 def _filled(form: NewGameForm) -> tuple[str, int]:
     preset, _, players = (form.filled.data or "").partition(":")
-    if preset not in PRESETS or players not in {"2", "3", "4"}:
+    if preset not in PRESETS or players not in _COUNTS:
         return "all-fives", 2
     return preset, int(players)
 
@@ -95,10 +101,15 @@ def _options(form: NewGameForm, preset: str, players: int) -> dict[str, object]:
 
 
 def _partners(form: NewGameForm, preset: str, players: int) -> bool | None:
-    if players != 4:
-        return None
+    """Partners as the setup takes them: None for the preset's way. Only 4 players can play
+    in partnership: with another number the box is not read while it is as the form was
+    filled (All Fives ticks it), and asking for partners there is refused by the setup."""
     wanted = bool(form.partners.data)
-    return None if wanted == default_partners(preset, 4) else wanted
+    if players != PARTNERS_PLAYERS:
+        filled_preset, _ = _filled(form)
+        asked = wanted and wanted != default_partners(filled_preset, PARTNERS_PLAYERS)
+        return True if asked else None
+    return None if wanted == default_partners(preset, PARTNERS_PLAYERS) else wanted
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -132,7 +143,7 @@ def new_game_page(club: ClubRow | None) -> Answer:
             _fill_club_defaults(form, club.defaults)
         return _form_page(form)
     names_given = form.player_names()
-    players = max(2, min(4, len(names_given)))
+    players = max(2, min(MOST_PLAYERS, len(names_given)))
     if form.load.data or request.form.get("load"):
         return _load_preset(form, players)
     if request.form.get("units_switched"):
@@ -141,10 +152,18 @@ def new_game_page(club: ClubRow | None) -> Answer:
     if not form.validate():
         return _new_game_refused(form, None)
     preset = form.preset.data
+    partners = _partners(form, preset, players)
+    if partners and players != PARTNERS_PLAYERS:
+        form.partners.errors = [
+            _(
+                "Partners play only with 4 players (seats 1 and 3 against seats 2 and 4): "
+                "untick Partners for %(count)s players.",
+                count=players,
+            )
+        ]
+        return _new_game_refused(form, None)
     try:
-        setup = Setup.create(
-            names_given, preset, _options(form, preset, players), _partners(form, preset, players)
-        )
+        setup = Setup.create(names_given, preset, _options(form, preset, players), partners)
     except Refusal as refusal:
         return _new_game_refused(form, languages.said(refusal.said))
     events: list[Event] = []
@@ -179,10 +198,13 @@ def _load_preset(submitted: NewGameForm, players: int) -> tuple[str, int]:
     """The form again with the chosen preset's defaults, keeping the names typed."""
     preset = submitted.preset.data if submitted.preset.data in PRESETS else "all-fives"
     form = NewGameForm(formdata=None)
-    for name in ("player1", "player2", "player3", "player4"):
+    for name in SEATS:
         form[name].data = submitted[name].data
     form.preset.data = preset
     _fill_defaults(form, preset, players)
+    # The set goes with the seats, not with the preset: the table's dominoes stay chosen.
+    if submitted.set.data in HOUSE_RULES_BY_NAME["set"].choices:
+        form.set.data = submitted.set.data
     return _form_page(form)
 
 
