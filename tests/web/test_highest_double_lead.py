@@ -132,3 +132,13 @@ def test_the_sheet_says_the_highest_double_chose_the_leader(client):
     sheet = unescape(table.client.get(f"{table.url}/sheet").get_data(as_text=True))
     words = re.sub(r"<[^>]+>", "", sheet)
     assert "Leaders chosen: hand 1, Bob by the highest double, 5-5, after 1 redraw." in words
+
+
+def test_a_double_twelve_table_may_redraw_more_than_a_double_six_set_holds(client):
+    # 2 players, double-twelve: 12 tiles each, 67 in the boneyard, so 33 rounds of redraws.
+    table = _game(client, set="double-twelve")
+    page = table.page()
+    data = {**press(page, "/lead", **{"data-leader": "0"}), "redraws": "30"}
+    assert table.client.post(f"{table.url}/lead", data=data).status_code == 303
+    record = table.client.get(f"{table.url}/record.json").get_json()
+    assert record["hands"][0]["redraws"] == 30

@@ -114,7 +114,7 @@ class LeadForm(EntryForm):
         "leader", validators=[Optional(), NumberRange(min=0, max=MOST_PLAYERS - 1)]
     )
     among = HiddenField("among", validators=[Optional(), Length(max=20)])
-    redraws = IntegerField("redraws", validators=[Optional(), NumberRange(min=0, max=28)])
+    redraws = IntegerField("redraws", validators=[Optional(), NumberRange(min=0, max=91)])
     """How many times everyone drew one more tile, nobody holding a double (highest-double)."""
 
 
