@@ -103,7 +103,7 @@ def _options(form: NewGameForm, preset: str, players: int) -> dict[str, object]:
 def _partners(form: NewGameForm, preset: str, players: int) -> bool | None:
     """Partners as the setup takes them: None for the preset's way. Only 4 players can play
     in partnership: with another number the box is not read while it is as the form was
-    filled (All Fives ticks it), and asking for partners there is refused by the setup."""
+    filled (All Fives ticks it); ticked by the scorekeeper, it is refused beside the box."""
     wanted = bool(form.partners.data)
     if players != PARTNERS_PLAYERS:
         filled_preset, _ = _filled(form)
