@@ -288,7 +288,7 @@ def test_the_settlement_shows_a_larger_sets_tiles_one_higher_number_at_a_time(
         assert {int(t.split("-")[0]) for t in re.findall(r'value="([\d-]+)"', tiles)} == {
             int(number)
         }
-    assert len(re.findall(rf'type="radio" class="held-number" name="held-number-{holder}"', tray))
+    assert len(re.findall(rf'type="radio" class="held-number" name="number-of-held-{holder}"', tray))
     assert "12-7 9-0" in page  # the hint's example
 
 
@@ -296,7 +296,7 @@ def test_a_larger_sets_held_tiles_typed_or_tapped_settle_the_hand(
     app: Flask, client: FlaskClient
 ) -> None:
     table, _game, settle = at_settlement(app, client)
-    data: dict[str, Any] = {"held-number-2": "11"}  # a number's radio: sent, not read
+    data: dict[str, Any] = {"number-of-held-2": "11"}  # a number's radio: sent, not read
     for seat, held in settle.remaining.items():
         if isinstance(held, int):
             data[f"held-{seat}"] = str(held)
