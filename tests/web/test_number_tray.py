@@ -288,7 +288,9 @@ def test_the_settlement_shows_a_larger_sets_tiles_one_higher_number_at_a_time(
         assert {int(t.split("-")[0]) for t in re.findall(r'value="([\d-]+)"', tiles)} == {
             int(number)
         }
-    assert len(re.findall(rf'type="radio" class="held-number" name="number-of-held-{holder}"', tray))
+    assert len(
+        re.findall(rf'type="radio" class="held-number" name="number-of-held-{holder}"', tray)
+    )
     assert "12-7 9-0" in page  # the hint's example
 
 
