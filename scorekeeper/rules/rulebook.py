@@ -113,7 +113,7 @@ PRESET_TEXTS: dict[Preset, Message] = {
         "The classic rules: 9, 7 or 5 tiles for 2, 3 or 4 players, the first leader chosen by "
         "lot, the first double a spinner, and at the end of a hand every player's own pips, "
         "rounded to the nearest five, come off their own side's score. Four players play in "
-        "partnership. Game to 250 with two players, 200 with three or four."
+        "partnership. Game to 250 with two players, 200 with three or more."
     ),
     "fives-up": say(
         "The family rules: 7, 5 or 5 tiles, the highest drawn tile leads first, and the winner "
