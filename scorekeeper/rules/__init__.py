@@ -14,6 +14,8 @@ from scorekeeper.rules.errors import (
 )
 from scorekeeper.rules.events import (
     LEAD_WAYS,
+    Adjust,
+    Claim,
     Draw,
     Event,
     Held,
@@ -23,7 +25,7 @@ from scorekeeper.rules.events import (
     Play,
     Settle,
 )
-from scorekeeper.rules.game import Game, Hand, HandResult, Phase, Reached, Scored
+from scorekeeper.rules.game import Game, Hand, HandResult, Move, Phase, Reached, Scored
 from scorekeeper.rules.layout import End, Layout, is_arm_name
 from scorekeeper.rules.options import HOUSE_RULES, PRESETS, HouseRule, Preset, Rules
 from scorekeeper.rules.settlement import Settlement, round_to_five
@@ -36,6 +38,8 @@ __all__ = [
     "LEAD_WAYS",
     "PRESETS",
     "RULE_IDS",
+    "Adjust",
+    "Claim",
     "Draw",
     "End",
     "Event",
@@ -48,6 +52,7 @@ __all__ = [
     "Layout",
     "LeadWay",
     "MalformedInput",
+    "Move",
     "NewHand",
     "Pass",
     "Phase",

@@ -37,6 +37,7 @@ RuleId = Literal[
     "draw-empty",
     "pass-boneyard",
     "remaining",
+    "call",
 ]
 """A rule a refusal cites, as RULES.md names it."""
 RULE_IDS: tuple[RuleId, ...] = get_args(RuleId)

@@ -42,12 +42,16 @@ class Play:
 
     ``flipped`` records that the tile was written low number first; on the lead that puts
     the low half on W.
+
+    ``called`` (house rule ``muggins`` only): the points its player called, as counted; None
+    when the player called the count right, which is what a play is taken to be without it.
     """
 
     player: int
     tile: Tile
     end: str | None = None
     flipped: bool = False
+    called: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,4 +76,26 @@ class Settle:
     remaining: Mapping[int, Held]
 
 
-Event = NewHand | Play | Draw | Pass | Settle
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Seat ``player`` cries "Muggins!": their side takes the points the play just before
+    missed by calling short (house rule ``muggins``). Not a turn."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Adjust:
+    """A correction agreed at the table: seat ``player``'s side gains ``points`` (in the
+    game's units; negative: loses), for ``reason``. Not a turn."""
+
+    player: int
+    points: int
+    reason: str
+
+
+REASON_LENGTH = 200
+"""The most characters an adjustment's reason has (RULES.md 9c)."""
+
+
+Event = NewHand | Play | Draw | Pass | Settle | Claim | Adjust

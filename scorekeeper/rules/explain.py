@@ -22,7 +22,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, get_args
 
-from scorekeeper.rules.events import Draw, Event, Held, LeadWay, NewHand, Pass, Play, Settle
+from scorekeeper.rules.events import (
+    Adjust,
+    Claim,
+    Draw,
+    Event,
+    Held,
+    LeadWay,
+    NewHand,
+    Pass,
+    Play,
+    Settle,
+)
 from scorekeeper.rules.game import Game, Hand, Reached, Scored
 from scorekeeper.rules.layout import Layout, Placed
 from scorekeeper.rules.messages import Fact, Message, say, say_list, say_n
@@ -30,7 +41,7 @@ from scorekeeper.rules.options import LeadRule
 from scorekeeper.rules.settlement import Settlement, round_to_five
 from scorekeeper.rules.wording import partnership, signed
 
-EventKind = Literal["new-hand", "play", "draw", "pass", "settle"]
+EventKind = Literal["new-hand", "play", "draw", "pass", "settle", "muggins", "adjust"]
 """An event's kind as the log shows it (its ``data-kind``)."""
 KINDS: tuple[EventKind, ...] = get_args(EventKind)
 
@@ -248,6 +259,13 @@ def _explain_pushed(game: Game, before: _Before) -> Explanation:
     if isinstance(event, Draw):
         summary, lines = _draw(game, hand, event)
         return Explanation(index, hand.number, before.event, "draw", summary, lines)
+    if isinstance(event, Claim):
+        summary, lines = _claim(game, hand, event, before)
+        return Explanation(index, hand.number, before.event, "muggins", summary, lines, game.winner)
+    if isinstance(event, Adjust):
+        summary, lines = _adjust(game, hand, event, before)
+        return Explanation(index, hand.number, before.event, "adjust", summary, lines, game.winner)
+    assert isinstance(event, Pass)
     summary, lines = _pass(game, hand, event)
     return Explanation(index, hand.number, before.event, "pass", summary, lines)
 
@@ -545,6 +563,26 @@ def _play(
     gain = gain_step(game, scored, before.scores[side])
     if gain is not None:
         steps[-1] = gain
+    if scored.missed:
+        steps[-1] = say(
+            "total %(count)s, a multiple of five, but %(player)s called %(called)s "
+            "(%(rule)s): no score. Until the next entry an opponent may cry Muggins! and "
+            "take the %(points)s",
+            count=scored.count,
+            player=name,
+            called=scored.called or 0,
+            rule=_house("muggins"),
+            points=scored.missed,
+        )
+    elif scored.called and scored.count == scored.called:
+        steps.append(
+            say(
+                "%(player)s called %(called)s, the count (%(rule)s)",
+                player=name,
+                called=scored.called,
+                rule=_house("muggins"),
+            )
+        )
     if scored.points and game.setup.in_partnership:
         steps.append(
             say(
@@ -576,6 +614,14 @@ def _play_summary(game: Game, scored: Scored, what: Message, layout: Layout, tea
     """ "Bob played 6-3 on W: W 3 + E 12 = 15, Bob +15.", and why a count scored nothing."""
     count = _compact_parts(layout)
     name = game.players[scored.player]
+    if scored.missed:
+        return say(
+            "%(play)s: %(count)s; %(player)s called %(called)s: no score, Muggins! is open.",
+            play=what,
+            count=count,
+            player=name,
+            called=scored.called or 0,
+        )
     if scored.voided == "not-in":
         return say(
             "%(play)s: %(count)s, no score (%(side)s is not in yet).",
@@ -638,6 +684,123 @@ def gain_step(game: Game, scored: Scored, before: int) -> Message | None:
             points=scored.points,
         )
     return None
+
+
+# -- a claim and an adjustment ----------------------------------------------------------------
+
+
+def _claim(
+    game: Game, hand: Hand, claim: Claim, before: _Before
+) -> tuple[Message, tuple[Message, ...]]:
+    """ "Ann called 10, the count was 15: Bob's Muggins! +15.", and the steps to it."""
+    scored = hand.plays[-1]
+    name, claimant = game.players[scored.player], game.players[claim.player]
+    side = game.side_of(claim.player)
+    team = game.sides[side]
+    facts: dict[str, Fact] = {
+        "player": name,
+        "called": scored.called or 0,
+        "count": scored.count,
+        "claimant": claimant,
+        "points": scored.claimed,
+        "missed": scored.missed,
+        "side": team,
+        "rule": _house("muggins"),
+    }
+    lines = [
+        say(
+            "%(player)s called %(called)s on a count of %(count)s (%(rule)s): %(missed)s "
+            "missed, and %(player)s's side scored nothing.",
+            **facts,
+        ),
+        say(
+            "%(claimant)s, an opponent, cried Muggins! before the next entry: %(side)s takes "
+            "the %(missed)s as a play would score them.",
+            **facts,
+        ),
+    ]
+    voided = Scored(
+        claim.player, scored.tile, scored.end, scored.count, scored.claimed, scored.claim_voided
+    )
+    gain = gain_step(game, voided, before.scores[side])
+    if scored.claim_voided == "not-in":
+        summary = say(
+            "%(player)s called %(called)s, the count was %(count)s: %(claimant)s's Muggins!, "
+            "no score (%(side)s is not in yet).",
+            **facts,
+        )
+    elif scored.claim_voided == "overshoot":
+        summary = say(
+            "%(player)s called %(called)s, the count was %(count)s: %(claimant)s's Muggins!, "
+            "no score (it would pass %(target)s).",
+            target=game.rules.target,
+            **facts,
+        )
+    else:
+        summary = say(
+            "%(player)s called %(called)s, the count was %(count)s: %(claimant)s's Muggins! "
+            "+%(points)s.",
+            **facts,
+        )
+    if gain is not None:
+        lines.append(gain)
+    lines.append(say("%(side)s: %(score)s", side=team, score=game.scores[side]))
+    if game.winner is not None:
+        lines.append(
+            say(
+                "%(side)s %(score)s >= %(target)s: wins at once (%(rule)s); "
+                "the hand stops unsettled",
+                side=team,
+                score=game.scores[side],
+                target=game.rules.target,
+                rule=_house("win_check", "immediate"),
+            )
+        )
+    return summary, tuple(lines)
+
+
+def _adjust(
+    game: Game, hand: Hand, adjust: Adjust, before: _Before
+) -> tuple[Message, tuple[Message, ...]]:
+    """ "Adjusted: Bob -10 (drew while able to play)." and what it did."""
+    side = game.side_of(adjust.player)
+    team = game.sides[side]
+    facts: dict[str, Fact] = {
+        "side": team,
+        "points": signed(adjust.points),
+        "reason": adjust.reason,
+        "before": before.scores[side],
+        "score": game.scores[side],
+    }
+    lines = [
+        say("The table agreed a correction: %(reason)s.", **facts),
+        say("%(side)s %(before)s %(points)s = %(score)s.", **facts),
+        say(
+            "An adjustment is not a turn; the settlement and the rules of scoring (getting "
+            "in, an exact target) do not count it."
+        ),
+    ]
+    if game.winner is not None:
+        winner = game.sides[game.winner]
+        lines.append(
+            say(
+                "%(side)s %(score)s >= %(target)s: wins at once (%(rule)s); "
+                "the hand stops unsettled",
+                side=winner,
+                score=game.scores[game.winner],
+                target=game.rules.target,
+                rule=_house("win_check", "immediate"),
+            )
+        )
+    elif game.rules.win_check == "end-of-hand" and max(game.scores) >= game.rules.target:
+        lines.append(
+            say(
+                "The target is checked when hand %(hand)s is settled (%(rule)s).",
+                hand=hand.number,
+                rule=_house("win_check", "end-of-hand"),
+            )
+        )
+    return say("Adjusted: %(side)s %(points)s (%(reason)s).", **facts), tuple(lines)
 
 
 # -- draws and passes --------------------------------------------------------------------------
@@ -1005,7 +1168,7 @@ def _target_lines(game: Game) -> list[Message]:
     ]
     first = standing[0]
     together = [
-        r for r in standing if r.play is None and first.play is None and r.hand == first.hand
+        r for r in standing if r.move is None and first.move is None and r.hand == first.hand
     ]
     if len(together) > 1:
         # Only a split blocked hand brings several onto it at once, and it has no partners:
@@ -1031,11 +1194,25 @@ def _target_lines(game: Game) -> list[Message]:
 def _reached_line(game: Game, reached: Reached) -> Message:
     """How a side came onto the target: "Bob reached it with Bob's 1-0 in hand 1"."""
     side = game.sides[reached.side]
-    if reached.play is None:
+    if reached.move is None:
         return say(
             "%(side)s reached it in the settlement of hand %(hand)s", side=side, hand=reached.hand
         )
-    scored = game.hands[reached.hand - 1].plays[reached.play]
+    hand = game.hands[reached.hand - 1]
+    move = hand.moves[reached.move]
+    if move.kind == "adjust":
+        return say(
+            "%(side)s reached it by an adjustment in hand %(hand)s", side=side, hand=reached.hand
+        )
+    scored = hand.plays[move.play]
+    if move.kind == "claim":
+        return say(
+            "%(side)s reached it with %(player)s's Muggins! on %(tile)s in hand %(hand)s",
+            side=side,
+            player=game.players[move.seat],
+            tile=str(scored.tile),
+            hand=reached.hand,
+        )
     return say(
         "%(side)s reached it with %(player)s's %(tile)s in hand %(hand)s",
         side=side,

@@ -16,11 +16,22 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from scorekeeper.rules.errors import IllegalEntry, MalformedInput
-from scorekeeper.rules.events import LEAD_WAYS, Draw, Event, NewHand, Pass, Play, Settle
+from scorekeeper.rules.events import (
+    LEAD_WAYS,
+    REASON_LENGTH,
+    Adjust,
+    Claim,
+    Draw,
+    Event,
+    NewHand,
+    Pass,
+    Play,
+    Settle,
+)
 from scorekeeper.rules.gains import Voided, gets_in, play_gain, play_points, starts_in
 from scorekeeper.rules.layout import Layout, is_arm_name, not_an_end
 from scorekeeper.rules.messages import Fact, Listed, Message, say, say_list, say_n
@@ -51,31 +62,66 @@ class Scored:
     exact_target), or None."""
     earned: int = 0
     """What the count was worth in the game's units before get_in and exact_target."""
+    called: int | None = None
+    """With house rule muggins: the points its player called (the count's points when the
+    call was right or left out); None without it."""
+    missed: int = 0
+    """With house rule muggins: the points (as counted) a call short of them missed; the
+    play then scored nothing and an opponent may claim them."""
+    claimed_by: int | None = None
+    """The seat of the opponent who claimed the missed points ("Muggins!"), or None."""
+    claimed: int = 0
+    """What the claim scored its side, in the game's units (after get_in, exact_target)."""
+    claim_voided: Voided | None = None
+    """Why a claim scored nothing (get_in, exact_target), or None."""
+
+
+MoveKind = Literal["play", "claim", "adjust"]
+"""What changed a score during a hand: a play, a claim of a missed count, an adjustment."""
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """One entry of a hand that can change a score, in the order entered: every play (one
+    scoring nothing too), every claim and every adjustment. A hand's settlement is not one.
+
+    ``seat`` made it (the player, the claimant, the player an adjustment names) for
+    ``side``; ``points`` is what it changed, in the game's units. ``play`` is the index in
+    the hand's plays of the play it is or claims; for an adjustment, how many plays came
+    before it. ``reason`` is an adjustment's, "" otherwise.
+    """
+
+    kind: MoveKind
+    seat: int
+    side: int
+    points: int
+    play: int
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class Reached:
     """When a side came onto an exact target and stayed there (house rule exact_target).
 
-    In hand ``hand`` (from 1): by the play ``play`` of its plays (from 0), or, with ``play``
-    None, by the hand's settlement. ``turn`` is where the player who made that play (for a
-    settlement, the side's first player) sits in that hand's turn order, the leader being 0:
-    it orders sides that one settlement brought onto the target together (only
-    ``blocked_tie: split`` can).
+    In hand ``hand`` (from 1): by the move ``move`` of its moves (from 0: a play, a claim,
+    an adjustment), or, with ``move`` None, by the hand's settlement. ``turn`` is where the
+    player who made that move (for a settlement, the side's first player) sits in that
+    hand's turn order, the leader being 0: it orders sides that one settlement brought onto
+    the target together (only ``blocked_tie: split`` can).
     """
 
     side: int
     hand: int
-    play: int | None
+    move: int | None
     turn: int
 
     @property
     def order(self) -> tuple[int, int, int, int]:
-        """Earlier first: by hand, then the plays in order, the settlement after them, and
+        """Earlier first: by hand, then the moves in order, the settlement after them, and
         within one settlement the turn order from the hand's leader."""
-        if self.play is None:
+        if self.move is None:
             return (self.hand, 1, 0, self.turn)
-        return (self.hand, 0, self.play, 0)
+        return (self.hand, 0, self.move, 0)
 
 
 @dataclass
@@ -98,6 +144,8 @@ class Hand:
     went_out: int | None = None
     settlement: Settlement | None = None
     played_by: dict[Tile, int] = field(default_factory=dict)
+    moves: list[Move] = field(default_factory=list)
+    """Every play, claim and adjustment, in the order entered (see :class:`Move`)."""
     redraws: int = 0
     """How many times every player drew one more tile before the lead (highest-double)."""
     double_lead: bool = False
@@ -127,6 +175,7 @@ class Hand:
             went_out=self.went_out,
             settlement=self.settlement,
             played_by=dict(self.played_by),
+            moves=list(self.moves),
             redraws=self.redraws,
             double_lead=self.double_lead,
         )
@@ -227,10 +276,20 @@ class Game:
         return tuple(self.scores)
 
     def play_points(self, hand: Hand) -> tuple[int, ...]:
-        """What each side scored by plays in ``hand`` (its settlement not included)."""
+        """What each side scored by plays in ``hand``, its claims of missed counts included
+        (neither its settlement nor its adjustments)."""
         points = [0] * len(self.sides)
-        for scored in hand.plays:
-            points[self._side_of[scored.player]] += scored.points
+        for move in hand.moves:
+            if move.kind != "adjust":
+                points[move.side] += move.points
+        return tuple(points)
+
+    def adjusted(self, hand: Hand) -> tuple[int, ...]:
+        """What adjustments in ``hand`` changed each side's score by."""
+        points = [0] * len(self.sides)
+        for move in hand.moves:
+            if move.kind == "adjust":
+                points[move.side] += move.points
         return tuple(points)
 
     def on_target(self) -> list[Reached]:
@@ -255,15 +314,23 @@ class Game:
             settlement = hand.settlement
             if settlement is not None and settlement.changes[side]:
                 return Reached(side, hand.number, None, self._turn_of_side(hand, side))
+            # The last move of the side that left it on the target brought it there (plays
+            # and claims never pass the target; an adjustment may, and another bring it back).
             score = hand.scores_before[side]
-            if score == target:
-                continue  # it stood there when this hand began and nothing in it moved it
-            for index, scored in enumerate(hand.plays):
-                if self._side_of[scored.player] == side:
-                    score += scored.points
-                    if score == target:  # plays never take it past: this one brought it
-                        turn = (scored.player - hand.leader) % len(hand.held)
-                        return Reached(side, hand.number, index, turn)
+            reached: Reached | None = None
+            for index, move in enumerate(hand.moves):
+                if move.side == side and move.points:
+                    score += move.points
+                    if score == target:
+                        turn = (move.seat - hand.leader) % len(hand.held)
+                        reached = Reached(side, hand.number, index, turn)
+                    else:
+                        reached = None
+            if reached is not None:
+                return reached
+            if score != target or hand.scores_before[side] != target:
+                break
+            # it stood there when this hand began and nothing in it moved it
         raise AssertionError(f"side {side} is not on the target {target}")
 
     def _turn_of_side(self, hand: Hand, side: int) -> int:
@@ -291,6 +358,7 @@ class Game:
         """Apply ``event``, or raise a Refusal and change nothing."""
         if isinstance(event, Play):
             end = self._check_play(event)
+            self._check_call(event, end)
             self._apply_play(event, end)
         elif isinstance(event, Draw):
             self._check_draw(event)
@@ -304,6 +372,11 @@ class Game:
             self._starts.append(len(self.events))
         elif isinstance(event, Settle):
             self._apply_settle(event, self._check_settle(event))
+        elif isinstance(event, Claim):
+            self._apply_claim(event, self._check_claim(event))
+        elif isinstance(event, Adjust):
+            self._check_adjust(event)
+            self._apply_adjust(event)
         else:
             raise MalformedInput(say("%(event)s is not an event.", event=repr(event)))
         self.events.append(event)
@@ -500,6 +573,14 @@ class Game:
             not isinstance(play.end, str) or not is_arm_name(play.end, tiles.top)
         ):
             raise MalformedInput(not_an_end(repr(play.end), play.end, tiles))
+        if play.called is not None and not _whole(play.called, 0):
+            raise MalformedInput(
+                say(
+                    "A call is the points its player called, a whole number from 0 up "
+                    "(0: nothing called); not %(given)s.",
+                    given=repr(play.called),
+                )
+            )
         hand = self._check_turn(play.player, "play")
         player, tile, layout = self._name(play.player), play.tile, hand.layout
         if layout.lead is None and hand.double_lead and not tile.is_double:
@@ -755,6 +836,198 @@ class Game:
                     ),
                 )
 
+    def _check_call(self, play: Play, end: str | None) -> None:
+        """A play's call (house rule muggins, RULES.md 9b): at most the points it scores."""
+        called = play.called
+        if called is None:
+            return
+        if not self.rules.muggins:
+            raise IllegalEntry(
+                "call",
+                say(
+                    "This game is played without calling the count (house rule muggins: no): "
+                    "every play scores its count, so there is no call to enter."
+                ),
+            )
+        hand = self.hand
+        assert hand is not None
+        layout = hand.layout.copy()
+        if end is None:
+            layout.place_lead(play.tile, play.flipped)
+        else:
+            layout.place(play.tile, end)
+        count = layout.count()
+        points = play_points(count)
+        if called <= points:
+            return
+        player = self._name(play.player)
+        if points:
+            raise IllegalEntry(
+                "call",
+                say(
+                    "%(player)s cannot call %(called)s: with %(tile)s the ends count %(count)s, "
+                    "which scores %(points)s. A call of %(points)s scores it; a lower one "
+                    "misses it.",
+                    player=player,
+                    called=called,
+                    tile=str(play.tile),
+                    count=count,
+                    points=points,
+                ),
+            )
+        raise IllegalEntry(
+            "call",
+            say(
+                "%(player)s cannot call %(called)s: with %(tile)s the ends count %(count)s, "
+                "which scores nothing, so the only call is 0.",
+                player=player,
+                called=called,
+                tile=str(play.tile),
+                count=count,
+            ),
+        )
+
+    def _check_claim(self, claim: Claim) -> Scored:
+        """A Muggins claim (RULES.md 9b); return the play whose missed points it takes."""
+        self._check_seat(claim.player)
+        if self.winner is not None:
+            raise IllegalEntry("game-over", self._game_over_message())
+        claimant = self._name(claim.player)
+        if not self.rules.muggins:
+            raise IllegalEntry(
+                "call",
+                say(
+                    "%(claimant)s cannot cry Muggins: this game is played without calling the "
+                    "count (house rule muggins: no), so no count is ever missed.",
+                    claimant=claimant,
+                ),
+            )
+        hand = self.hand
+        last = self.events[-1] if self.events else None
+        scored = hand.plays[-1] if hand is not None and hand.plays else None
+        if isinstance(last, Claim) and scored is not None and scored.claimed_by is not None:
+            raise IllegalEntry(
+                "call",
+                say(
+                    "%(claimant)s cannot claim: %(first)s already took the %(points)s points "
+                    "%(player)s missed with %(tile)s. A missed count is claimed once.",
+                    claimant=claimant,
+                    first=self._name(scored.claimed_by),
+                    points=scored.missed,
+                    player=self._name(scored.player),
+                    tile=str(scored.tile),
+                ),
+            )
+        if not isinstance(last, Play) or scored is None or not scored.missed:
+            lost = _last_missed(hand)
+            if lost is not None:
+                raise IllegalEntry(
+                    "call",
+                    say(
+                        "%(claimant)s cannot claim: the %(points)s points %(player)s missed "
+                        "with %(tile)s were lost when the next entry was made. A claim comes "
+                        "directly after the play that missed its count.",
+                        claimant=claimant,
+                        points=lost.missed,
+                        player=self._name(lost.player),
+                        tile=str(lost.tile),
+                    ),
+                )
+            raise IllegalEntry(
+                "call",
+                say(
+                    "%(claimant)s cannot claim: no count has just been missed. A claim comes "
+                    "directly after a play whose player called less than it scored.",
+                    claimant=claimant,
+                ),
+            )
+        if self._side_of[claim.player] == self._side_of[scored.player]:
+            player = self._name(scored.player)
+            if claim.player == scored.player:
+                raise IllegalEntry(
+                    "call",
+                    say(
+                        "%(claimant)s cannot claim the %(points)s points of their own %(tile)s: "
+                        "only an opponent may cry Muggins.",
+                        claimant=claimant,
+                        points=scored.missed,
+                        tile=str(scored.tile),
+                    ),
+                )
+            raise IllegalEntry(
+                "call",
+                say(
+                    "%(claimant)s cannot claim the %(points)s points %(player)s missed: they "
+                    "play on the same side. Only an opponent may cry Muggins.",
+                    claimant=claimant,
+                    points=scored.missed,
+                    player=player,
+                ),
+            )
+        return scored
+
+    def _check_adjust(self, adjust: Adjust) -> None:
+        """An adjustment agreed at the table (RULES.md 9c)."""
+        self._check_seat(adjust.player)
+        points, in_fives = adjust.points, self.rules.in_fives
+        if not _whole(points) or points == 0:
+            raise MalformedInput(
+                say(
+                    "An adjustment changes a score by a whole number other than 0 "
+                    "(below 0: a loss); not %(given)s.",
+                    given=repr(points),
+                )
+            )
+        if not in_fives and points % 5:
+            raise MalformedInput(
+                say(
+                    "An adjustment is a multiple of 5 points, as every score is: %(lower)s or "
+                    "%(higher)s, not %(given)s.",
+                    lower=points - points % 5,
+                    higher=points - points % 5 + 5,
+                    given=points,
+                )
+            )
+        reason = adjust.reason
+        if not isinstance(reason, str) or not reason.strip():
+            raise MalformedInput(
+                say(
+                    "An adjustment says why, in words: what the table agreed "
+                    "(1 to %(most)s characters).",
+                    most=REASON_LENGTH,
+                )
+            )
+        if len(reason) > REASON_LENGTH:
+            raise MalformedInput(
+                say(
+                    "An adjustment's reason is at most %(most)s characters; this one has "
+                    "%(count)s.",
+                    most=REASON_LENGTH,
+                    count=len(reason),
+                )
+            )
+        if self.winner is not None:
+            raise IllegalEntry("game-over", self._game_over_message())
+        hand = self.hand
+        if hand is None:
+            raise IllegalEntry(
+                "lead",
+                say(
+                    "Hand 1 has not begun: a correction is entered during a hand, "
+                    "once hand 1 is led."
+                ),
+            )
+        if hand.settlement is not None:
+            raise IllegalEntry(
+                "hand-over",
+                say(
+                    "Hand %(hand)s is settled: a correction is entered during a hand, so enter "
+                    "it once hand %(next)s is led. It counts the same.",
+                    hand=hand.number,
+                    next=hand.number + 1,
+                ),
+            )
+
     def _check_settle(self, settle_event: Settle) -> dict[int, int]:
         remaining = settle_event.remaining
         for seat in remaining:
@@ -816,14 +1089,33 @@ class Game:
         hand.played_by[play.tile] = play.player
         count = hand.layout.count()
         side = self._side_of[play.player]
-        gain = play_gain(count, self.sides_in[side], self.scores[side], self.rules)
+        counted = play_points(count)
+        called, missed = None, 0
+        if self.rules.muggins:
+            called = counted if play.called is None else play.called
+            missed = counted if called < counted else 0
+        if missed:  # RULES.md 9b: a call short of the count scores nothing at all
+            gain = play_gain(0, self.sides_in[side], self.scores[side], self.rules)
+        else:
+            gain = play_gain(count, self.sides_in[side], self.scores[side], self.rules)
+            if gets_in(counted, self.rules):
+                self.sides_in[side] = True
         points = gain.points
-        if gets_in(play_points(count), self.rules):
-            self.sides_in[side] = True
         self.scores[side] += points
         hand.plays.append(
-            Scored(play.player, play.tile, end, count, points, gain.voided, gain.earned)
+            Scored(
+                play.player,
+                play.tile,
+                end,
+                count,
+                points,
+                gain.voided,
+                gain.earned,
+                called=called,
+                missed=missed,
+            )
         )
+        hand.moves.append(Move("play", play.player, side, points, len(hand.plays) - 1))
         hand.held[play.player] -= 1
         hand.passes = 0
         hand.turn = (play.player + 1) % len(hand.held)
@@ -870,19 +1162,61 @@ class Game:
         )
         for side, change in enumerate(hand.settlement.changes):
             self.scores[side] += change
+        self._decide()
+
+    def _apply_claim(self, claim: Claim, scored: Scored) -> None:
+        hand = self.hand
+        assert hand is not None
+        side = self._side_of[claim.player]
+        # RULES.md 9b: the claim is a gain from a play, for the claimant's side.
+        gain = play_gain(scored.count, self.sides_in[side], self.scores[side], self.rules)
+        if gets_in(scored.missed, self.rules):
+            self.sides_in[side] = True
+        self.scores[side] += gain.points
+        hand.plays[-1] = replace(
+            scored, claimed_by=claim.player, claimed=gain.points, claim_voided=gain.voided
+        )
+        hand.moves.append(Move("claim", claim.player, side, gain.points, len(hand.plays) - 1))
+        if (
+            gain.points
+            and self.rules.win_check == "immediate"
+            and self.scores[side] >= self.rules.target
+        ):
+            self.winner = side
+            hand.result = "won"
+
+    def _apply_adjust(self, adjust: Adjust) -> None:
+        hand = self.hand
+        assert hand is not None
+        side = self._side_of[adjust.player]
+        self.scores[side] += adjust.points
+        hand.moves.append(
+            Move("adjust", adjust.player, side, adjust.points, len(hand.plays), adjust.reason)
+        )
+        # RULES.md 9c: the win is checked as after a settlement; with end-of-hand that is at
+        # the hand's settlement (an adjustment is entered before it), with immediate at once.
+        if self.rules.win_check == "immediate":
+            self._decide()
+            if self.winner is not None:
+                hand.result = "won"
+
+    def _decide(self) -> None:
+        """The win check after a settlement (RULES.md 8): the one highest side at or above
+        the target wins; a tie for highest plays on, unless exact_target parts it."""
         best = max(self.scores)
         if best < self.rules.target:
             return
         leaders = [side for side, score in enumerate(self.scores) if score == best]
         if len(leaders) == 1:
             self.winner = leaders[0]
-        elif self.rules.exact_target:
+        elif self.rules.exact_target and best == self.rules.target:
             # RULES.md 9a: no score passes an exact target, so the leaders stand on it and can
             # gain nothing more (with winner-collects nothing can take them off either, and
             # another hand would never part them): the first to reach it wins. Two that one
             # settlement brought there together (a split blocked hand) go in the hand's turn
             # order, from its leader: the only order a hand puts its players in, and not
             # always the same seat first (after a blocked hand the leader is chosen by lot).
+            # (An adjustment may pass an exact target: tied past it, they play on.)
             self.winner = self.on_target()[0].side
 
     # -- messages -------------------------------------------------------------------------
@@ -975,3 +1309,20 @@ def _by_action(action: Turn, *, play: Message, draw: Message, pass_: Message) ->
     if action == "draw":
         return draw
     return pass_
+
+
+def _whole(value: object, least: int | None = None) -> bool:
+    """Whether ``value`` is a whole number (not a bool), at least ``least`` if given."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return False
+    return least is None or value >= least
+
+
+def _last_missed(hand: Hand | None) -> Scored | None:
+    """The last play of ``hand`` whose missed count nobody claimed, or None."""
+    if hand is None:
+        return None
+    for scored in reversed(hand.plays):
+        if scored.missed:
+            return None if scored.claimed_by is not None else scored
+    return None

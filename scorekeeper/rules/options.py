@@ -391,6 +391,25 @@ VARIATIONS: tuple[HouseRule, ...] = (
             "fewest and share Cy's 17: each scores 17 / 2 = 8.5, rounded to 10."
         ),
     ),
+    HouseRule(
+        "muggins",
+        say("Muggins: call your count"),
+        say(
+            "Whether a play scores only what its player calls: a count called short scores "
+            'nothing, and an opponent who cries "Muggins!" before the next entry takes it.'
+        ),
+        {"all-fives": "no", "fives-up": "no", "totally-fives": "no"},
+        choices=YES_NO,
+        value_texts={
+            "yes": say("a play scores what its player calls; a missed count goes to Muggins!"),
+            "no": say("every count is scored without a call"),
+        },
+        example=say(
+            "Ann plays and the ends count 15, but she calls 10: her side scores nothing. Bob "
+            'cries "Muggins!" before anything else is entered, and his side scores the 15. '
+            "Had Cy played first, the 15 would be lost."
+        ),
+    ),
 )
 """The variations beyond the seeds (pagat, Hoyle, league rules): off in every preset."""
 HOUSE_RULES = HOUSE_RULES + VARIATIONS
@@ -437,6 +456,7 @@ class Rules:
     get_in: int = 0
     blocked_tie: BlockedTie = "nobody"
     set: SetName = "double-six"
+    muggins: bool = False
 
     @property
     def tile_set(self) -> TileSet:
@@ -570,6 +590,7 @@ def resolve(preset: Preset, players: int, options: Mapping[str, OptionValue]) ->
         get_in=int(values["get_in"]),
         blocked_tie=word("blocked_tie", get_args(BlockedTie)),
         set=word("set", get_args(SetName)),
+        muggins=values["muggins"] == "yes",
     )
 
 

@@ -15,6 +15,8 @@ from typing import Any
 from scorekeeper.rules.errors import MalformedInput, RecordRefusal, Refusal
 from scorekeeper.rules.events import (
     LEAD_WAYS,
+    Adjust,
+    Claim,
     Draw,
     Event,
     Held,
@@ -24,7 +26,7 @@ from scorekeeper.rules.events import (
     Play,
     Settle,
 )
-from scorekeeper.rules.game import Game, Hand
+from scorekeeper.rules.game import Game, Hand, Scored
 from scorekeeper.rules.layout import is_arm_name, not_an_end
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_problem
@@ -36,12 +38,15 @@ from scorekeeper.rules.tiles import tile
 FORMAT = "all-fives/1"
 _HEADER_KEYS = ("format", "preset", "options", "players", "partners", "hands")
 _HAND_KEYS = ("lead", "lead_by", "redraws", "events", "remaining")
-_ACTIONS = ("play", "draw", "pass")
+_ACTIONS = ("play", "draw", "pass", "muggins", "adjust")
 _EVENT_FIELDS = {
-    "play": ("player", "play", "end"),
+    "play": ("player", "play", "end", "called"),
     "draw": ("player", "draw"),
     "pass": ("player", "pass"),
+    "muggins": ("player", "muggins"),
+    "adjust": ("player", "adjust", "reason"),
 }
+_ACTIONS_TEXT = ", ".join(f'"{action}"' for action in _ACTIONS)
 _EVENT_KEYS = {action: frozenset(fields) for action, fields in _EVENT_FIELDS.items()}
 _SPELLINGS = {f"{a}-{b}": (tile(a, b), a < b) for a in range(7) for b in range(7)}
 
@@ -67,25 +72,17 @@ def parse_event(obj: object, setup: Setup) -> Event:
     actions = [key for key in _ACTIONS if key in obj]
     if not actions:
         raise MalformedInput(
-            say('An event has exactly one of "play", "draw" and "pass"; this one has none.')
-        )
-    if len(actions) == 2:
-        raise MalformedInput(
             say(
-                'An event has exactly one of "play", "draw" and "pass"; '
-                "this one has %(first)s and %(second)s.",
-                first=actions[0],
-                second=actions[1],
+                "An event has exactly one of %(actions)s; this one has none.",
+                actions=_ACTIONS_TEXT,
             )
         )
-    if len(actions) == 3:
+    if len(actions) > 1:
         raise MalformedInput(
             say(
-                'An event has exactly one of "play", "draw" and "pass"; '
-                "this one has %(first)s and %(second)s and %(third)s.",
-                first=actions[0],
-                second=actions[1],
-                third=actions[2],
+                "An event has exactly one of %(actions)s; this one has %(found)s.",
+                actions=_ACTIONS_TEXT,
+                found=", ".join(f'"{action}"' for action in actions),
             )
         )
     action = actions[0]
@@ -112,7 +109,16 @@ def parse_event(obj: object, setup: Setup) -> Event:
         end = obj.get("end")
         if end is not None and (not isinstance(end, str) or not is_arm_name(end, tiles.top)):
             raise MalformedInput(not_an_end(json.dumps(end), end, tiles))
-        return Play(seat, played, end, flipped)
+        called = obj.get("called")
+        if "called" in obj and not (_whole(called) and isinstance(called, int) and called >= 0):
+            raise MalformedInput(
+                say(
+                    '"called" is the points the player called, a whole number from 0 up '
+                    "(0: nothing called); not %(given)s.",
+                    given=json.dumps(called),
+                )
+            )
+        return Play(seat, played, end, flipped, called)
     if action == "draw":
         count = obj["draw"]
         if not _whole(count) or count < 1:
@@ -123,6 +129,35 @@ def parse_event(obj: object, setup: Setup) -> Event:
                 )
             )
         return Draw(seat, count)
+    if action == "muggins":
+        if obj["muggins"] is not True:
+            raise MalformedInput(
+                say(
+                    "A claim of a missed count is written %(example)s, not %(given)s.",
+                    example='"muggins": true',
+                    given=json.dumps(obj["muggins"]),
+                )
+            )
+        return Claim(seat)
+    if action == "adjust":
+        points = obj["adjust"]
+        if not _whole(points):
+            raise MalformedInput(
+                say(
+                    '"adjust" is the points the side gains, a whole number (below 0: a loss); '
+                    "not %(given)s.",
+                    given=json.dumps(points),
+                )
+            )
+        reason = obj.get("reason")
+        if not isinstance(reason, str):
+            raise MalformedInput(
+                say(
+                    'An adjustment gives its "reason" in words, such as %(example)s.',
+                    example='"reason": "drew while able to play"',
+                )
+            )
+        return Adjust(seat, points, reason)
     if obj["pass"] is not True:
         raise MalformedInput(
             say(
@@ -441,7 +476,15 @@ def write_record(game: Game) -> dict[str, Any]:
             entry: dict[str, Any] = {"player": names[event.player], "play": _spell(event)}
             if event.end is not None:
                 entry["end"] = event.end
+            if event.called is not None:
+                entry["called"] = event.called
             hands[-1]["events"].append(entry)
+        elif isinstance(event, Claim):
+            hands[-1]["events"].append({"player": names[event.player], "muggins": True})
+        elif isinstance(event, Adjust):
+            hands[-1]["events"].append(
+                {"player": names[event.player], "adjust": event.points, "reason": event.reason}
+            )
         elif isinstance(event, Draw):
             hands[-1]["events"].append({"player": names[event.player], "draw": event.count})
         elif isinstance(event, Pass):
@@ -482,21 +525,24 @@ def replay_result(game: Game) -> dict[str, Any]:
         hands.append(
             {
                 "result": result,
-                "plays": [
-                    {
-                        "player": game.players[p.player],
-                        "tile": str(p.tile),
-                        "end": p.end,
-                        "count": p.count,
-                        "points": p.points,
-                    }
-                    for p in hand.plays
-                ],
+                "plays": [_replayed_play(game, p) for p in hand.plays],
                 "settlement": per_side(settled),
                 "scores": per_side(scores_after[index]),
                 "next_lead": next_lead,
             }
         )
+        adjustments = [
+            {
+                "player": game.players[move.seat],
+                "side": sides[move.side],
+                "points": move.points,
+                "reason": move.reason,
+            }
+            for move in hand.moves
+            if move.kind == "adjust"
+        ]
+        if adjustments:  # RULES.md 9c, only where there are any
+            hands[-1]["adjustments"] = adjustments
         notes = referee_notes(game, index + 1)
         if notes:  # only where there are any: older readers see nothing else change
             hands[-1]["notes"] = [str(note.message) for note in notes]
@@ -507,6 +553,22 @@ def replay_result(game: Game) -> dict[str, Any]:
         "winner": None if game.winner is None else sides[game.winner],
         "hands": hands,
     }
+
+
+def _replayed_play(game: Game, scored: Scored) -> dict[str, Any]:
+    """A play as the replay output lists it; ``called`` and ``claimed_by`` only under muggins."""
+    play: dict[str, Any] = {
+        "player": game.players[scored.player],
+        "tile": str(scored.tile),
+        "end": scored.end,
+        "count": scored.count,
+        "points": scored.points,
+    }
+    if scored.called is not None:
+        play["called"] = scored.called
+    if scored.claimed_by is not None:
+        play["claimed_by"] = game.players[scored.claimed_by]
+    return play
 
 
 def replay(text: str | bytes, *, open_last_hand: bool = False) -> tuple[dict[str, Any], bool]:

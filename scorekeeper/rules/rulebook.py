@@ -49,6 +49,7 @@ RULE_TITLES: dict[str, Message] = {
     "draw-empty": say("Drawing from the boneyard"),
     "pass-boneyard": say("Passing"),
     "remaining": say("What is left at the end"),
+    "call": say("Calling the count"),
 }
 
 RULE_TEXTS: dict[str, Message] = {
@@ -106,7 +107,24 @@ RULE_TEXTS: dict[str, Message] = {
         "that the number of tiles held can make from the tiles not on the table, and no more "
         "pips in all than are off the table (exactly that many when the boneyard is empty)."
     ),
+    "call": say(
+        "With house rule muggins, a play scores only when its player calls its count: a call "
+        "can be the count's points or less (0: nothing called), never more. A count called "
+        "short may be claimed once, by an opponent, directly after the play and before any "
+        "other entry; after that it is lost."
+    ),
 }
+
+ADJUSTMENTS_TITLE = say("Corrections agreed at the table")
+ADJUSTMENTS_TEXT = say(
+    "Tables settle mishaps among themselves: a penalty for drawing while able to play, a "
+    "misdeal, a score agreed by hand. The scorekeeper may then adjust a side's score during a "
+    "hand, before the game is won: up or down by a multiple of 5 points (any whole number "
+    "when scores are kept in fives), with the reason in words. An adjustment is not a turn; "
+    "the settlement, getting in and an exact target do not count it. The target is checked "
+    "after it as after a settlement: at the hand's settlement, or at once when the game is "
+    "won at once (house rule win_check: immediate)."
+)
 
 PRESET_TEXTS: dict[Preset, Message] = {
     "all-fives": say(

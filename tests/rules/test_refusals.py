@@ -85,6 +85,7 @@ def test_every_rule_id_is_listed_in_precedence_order() -> None:
         "draw-empty",
         "pass-boneyard",
         "remaining",
+        "call",
     )
 
 
