@@ -225,6 +225,7 @@ class NewGameForm(SiteForm):
     exact_target = _chosen("exact_target")
     get_in = _number_chosen("get_in")
     blocked_tie = _chosen("blocked_tie")
+    muggins = _chosen("muggins")
 
     def player_names(self) -> list[str]:
         """The names given, in seat order, empty seats left out."""
