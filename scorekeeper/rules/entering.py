@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from scorekeeper.rules.errors import MalformedInput, Refusal
 from scorekeeper.rules.events import Event, Held, NewHand, Play, Settle
+from scorekeeper.rules.gains import play_points
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.tiles import DOUBLE_SIX, Tile, TileSet, parse_tile
@@ -120,6 +121,56 @@ def turnable_lead(game: Game) -> int:
     events = game.events
     begun = max(i for i, event in enumerate(events) if isinstance(event, NewHand))
     return next(i for i in range(begun + 1, len(events)) if isinstance(events[i], Play))
+
+
+class CannotCall(CannotTurn):
+    """The call of the last play cannot be changed now; the message says why."""
+
+
+def called_play(game: Game) -> int:
+    """Where the play whose call may still be changed is in ``game.events``, or CannotCall.
+
+    With house rule muggins a play goes in called right; its call may be changed while it is
+    the last entry (a claim, or any other entry, fixes it), and only on a play whose count
+    scores (on any other the only call is 0, the count itself).
+    """
+    if not game.rules.muggins:
+        raise CannotCall(
+            say("This game is played without calling the count: there is no call to change.")
+        )
+    hand = game.hand
+    last = game.events[-1] if game.events else None
+    if hand is None or not isinstance(last, Play) or not hand.plays:
+        raise CannotCall(
+            say(
+                "The last entry is not a play: a call can be changed only on the play just "
+                "entered, before anything else is."
+            )
+        )
+    scored = hand.plays[-1]
+    if not play_points(scored.count):
+        raise CannotCall(
+            say(
+                "%(player)s's %(tile)s counts %(count)s, which scores nothing: there is no "
+                "call to change.",
+                player=game.players[scored.player],
+                tile=str(scored.tile),
+                count=scored.count,
+            )
+        )
+    return len(game.events) - 1
+
+
+def call_choices(game: Game) -> tuple[int, ...]:
+    """The calls the last play may have, its count's points first, then each lower multiple
+    of five down to 0 (nothing called); empty when its call cannot be changed."""
+    try:
+        called_play(game)
+    except CannotCall:
+        return ()
+    hand = game.hand
+    assert hand is not None
+    return tuple(range(play_points(hand.plays[-1].count), -1, -5))
 
 
 def lead_winner(drawn: dict[int, Tile]) -> tuple[int | None, tuple[int, ...]]:

@@ -40,7 +40,15 @@ from scorekeeper.rules import (
     Settle,
     Setup,
 )
-from scorekeeper.rules.entering import CannotTurn, next_hand, redone, turnable_lead, undo_steps
+from scorekeeper.rules.entering import (
+    CannotTurn,
+    called_play,
+    next_hand,
+    redone,
+    turnable_lead,
+    undo_steps,
+)
+from scorekeeper.rules.gains import play_points
 from scorekeeper.rules.messages import say
 from scorekeeper.rules.stored import event_of, stored_event
 from scorekeeper.web.data import changes, replayed
@@ -668,6 +676,34 @@ def turn_lead(edit_key: str, expected_version: int, west: int) -> Loaded:
             select(EventRow).where(EventRow.game_id == row.id, _LIVE, EventRow.seq == index + 1)
         ).one()
         stored.data = stored_event(turned)[1]
+        _count_change(row, game)
+    return _loaded(row, game, EDIT, change.version)
+
+
+def change_call(edit_key: str, expected_version: int, called: int) -> Loaded:
+    """Change what the player of the last play called (house rule muggins), all or nothing.
+
+    A play goes in called right; while it is still the last entry the table may say it was
+    called short, or right after all. The stored play is rewritten (its ``called`` left out
+    when the call is the count's points, as a right call is written) and the game's current
+    hand replayed; the referee refuses a call above the count (rule ``call``) and
+    :func:`~scorekeeper.rules.entering.called_play` says when there is no call to change.
+    """
+    with _changing(edit_key, expected_version) as change:
+        row = change.row
+        known = change.known.game
+        index = called_play(known)
+        play = known.events[index]
+        assert isinstance(play, Play) and known.hand is not None
+        points = play_points(known.hand.plays[-1].count)
+        amended = replace(play, called=None if called == points else called)
+        game = change.game = known.fork()
+        game.rewind(index)
+        game.push(amended)
+        stored = db.session.scalars(
+            select(EventRow).where(EventRow.game_id == row.id, _LIVE, EventRow.seq == index + 1)
+        ).one()
+        stored.data = stored_event(amended)[1]
         _count_change(row, game)
     return _loaded(row, game, EDIT, change.version)
 

@@ -12,6 +12,7 @@ from flask import (
 )
 
 from scorekeeper.rules import (
+    Claim,
     Draw,
     Event,
     Game,
@@ -53,6 +54,8 @@ from scorekeeper.web.table.answers import (
 )
 from scorekeeper.web.table.blueprint import bp
 from scorekeeper.web.table.forms import (
+    CallForm,
+    ClaimForm,
     EntryForm,
     LeadForm,
     PlayForm,
@@ -167,6 +170,59 @@ def turn_lead(key: str) -> Answer:
             east=east,
         ),
     )
+
+
+@bp.post("/games/<key:key>/call")
+@route(entry=True, changes_game=True)
+def call(key: str) -> Answer:
+    """What the last play's player called (house rule muggins): a play goes in called right,
+    and while it is the last entry one tap says it was called short, or right after all."""
+    loaded = load_table(key)
+    form = CallForm()
+    if not form.validate():
+        return incomplete(loaded)
+    stale = stale_or_none(loaded, form.seen)
+    if stale is not None:
+        return stale
+    called = form.called.data
+    assert called is not None
+    try:
+        after = games.change_call(key, form.seen, called)
+    except NotFound:
+        abort(404, description=NO_GAME)
+    except Stale:
+        return render_table(table_view(load_table(key), notice=STALE, notice_kind="stale"), 409)
+    except CannotTurn as why:
+        notice = _("%(why)s Nothing was changed.", why=why_text(why))
+        return render_table(table_view(load_table(key), notice=notice, notice_kind="refused"), 422)
+    except Refusal as refusal:
+        return refuse(load_table(key), refusal, "call")
+    shown = table_view(after).call
+    assert shown is not None
+    if shown.missed:
+        notice = _(
+            "%(player)s called %(called)s on a count of %(count)s: no score. An opponent may "
+            "cry Muggins! before the next entry.",
+            player=shown.player,
+            called=called,
+            count=shown.count,
+        )
+    else:
+        notice = _("%(player)s called %(called)s: right.", player=shown.player, called=called)
+    return done(after, notice, entered=True)
+
+
+@bp.post("/games/<key:key>/muggins")
+@route(entry=True, changes_game=True)
+def muggins(key: str) -> Answer:
+    """ "Muggins!": an opponent takes the count the last play's player called short."""
+    loaded = load_table(key)
+    form = ClaimForm()
+    if not form.validate() or (form.claimant.data or 0) >= len(loaded.game.players):
+        return incomplete(loaded)
+    claimant = form.claimant.data
+    assert claimant is not None
+    return commit(loaded, form.seen, [Claim(claimant)], "call")
 
 
 def _by_player_to_play(key: str, event: Callable[[int], Event]) -> Answer:

@@ -101,6 +101,21 @@ class TurnForm(EntryForm):
         return _given(self.west.data)
 
 
+class CallForm(EntryForm):
+    """What the player of the last play called (house rule muggins): its count's points, or
+    less (0: nothing called)."""
+
+    called = IntegerField("called", validators=[InputRequired(), NumberRange(min=0, max=999)])
+
+
+class ClaimForm(EntryForm):
+    """ "Muggins!": the seat that claims the count the last play's player called short."""
+
+    claimant = IntegerField(
+        "claimant", validators=[InputRequired(), NumberRange(min=0, max=MOST_PLAYERS - 1)]
+    )
+
+
 class SettleForm(EntryForm):
     """What each player still holding tiles has left; the fields are ``held-<seat>``."""
 

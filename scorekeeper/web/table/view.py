@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from scorekeeper.rules import (
     ALL_TILES,
+    Adjust,
+    Claim,
     Draw,
     Event,
     Game,
@@ -24,7 +26,13 @@ from scorekeeper.rules import (
     Settle,
     Tile,
 )
-from scorekeeper.rules.entering import CannotTurn, redone, turnable_lead, undo_steps
+from scorekeeper.rules.entering import (
+    CannotTurn,
+    call_choices,
+    redone,
+    turnable_lead,
+    undo_steps,
+)
 from scorekeeper.rules.explain import count_line, settled_lines
 from scorekeeper.rules.messages import Message
 from scorekeeper.rules.tiles import TileSet
@@ -131,9 +139,44 @@ class LeadTurn:
     east: int
 
 
-Where = Literal["picker", "actions", "settle", "lead", "undo"]
+@dataclass(frozen=True)
+class Claimant:
+    """An opponent side that may cry "Muggins!": its name and the seat that claims for it."""
+
+    seat: int
+    side: str
+
+
+@dataclass(frozen=True)
+class CallView:
+    """The call of the current hand's last play (house rule muggins): what its player called,
+    the calls it may still be changed to, and who may claim a count called short."""
+
+    player: str
+    tile: str
+    count: int
+    points: int
+    """What the count scores, in points: the right call."""
+    called: int
+    choices: tuple[int, ...]
+    """The calls it may be changed to (the right one first); empty once another entry came."""
+    claimants: tuple[Claimant, ...]
+    """The opponent sides that may claim a count called short, until the next entry."""
+    claimed_by: str | None = None
+    """The side that took the missed count ("Muggins!"), once one has."""
+    claimed: int = 0
+    worth: int = 0
+    """What a claim would score, in the game's units (before get_in and an exact target)."""
+
+    @property
+    def missed(self) -> bool:
+        """Whether the call was short of the count."""
+        return self.called < self.points
+
+
+Where = Literal["picker", "actions", "settle", "lead", "undo", "call"]
 """The controls a refusal is shown beside: the tile picker, draw and pass, the settlement form,
-the leader's form, undo and redo."""
+the leader's form, undo and redo, the call and the Muggins! buttons."""
 
 NoticeKind = Literal["info", "stale", "refused"]
 """How a notice above the table looks: news, the page was out of date, or a refusal."""
@@ -206,7 +249,9 @@ class TableView:
             "settle": ("settle",),
             "lead": ("lead",),
         }
-        return (*places.get(self.phase, ()), "undo")
+        # The call strip shows only while the last play's call or claim is the last entry.
+        call: tuple[Where, ...] = ("call",) if self.call is not None else ()
+        return (*places.get(self.phase, ()), *call, "undo")
 
     # -- the scoreboard -------------------------------------------------------------------
 
@@ -406,6 +451,56 @@ class TableView:
             return None
         last = hand.plays[-1]
         return describe_play(self.game, Play(last.player, last.tile), last.end)
+
+    @cached_property
+    def call(self) -> CallView | None:
+        """The last play's call under house rule muggins, while it is the last entry or the
+        claim of it is; None otherwise (and always without the rule)."""
+        game, hand = self.game, self.hand
+        if not game.rules.muggins or hand is None or not hand.plays or self.phase == "lead":
+            return None
+        last = game.events[-1]
+        scored = hand.plays[-1]
+        if isinstance(last, Claim):
+            assert scored.claimed_by is not None
+            claimant = game.sides[game.side_of(scored.claimed_by)]
+        elif isinstance(last, Play):
+            claimant = None
+        else:
+            return None
+        points = scored.count if scored.count % 5 == 0 else 0
+        if not points:
+            return None
+        called = scored.called if scored.called is not None else points
+        claimants: tuple[Claimant, ...] = ()
+        if scored.missed and claimant is None and game.winner is None:
+            claimants = self._claimants(scored.player)
+        return CallView(
+            game.players[scored.player],
+            str(scored.tile),
+            scored.count,
+            points,
+            called,
+            call_choices(game) if self.editable else (),
+            claimants,
+            claimant,
+            scored.claimed,
+            points // 5 if game.rules.in_fives else points,
+        )
+
+    def _claimants(self, player: int) -> tuple[Claimant, ...]:
+        """Each opponent side of seat ``player``, claiming by its first player after
+        ``player`` in turn order (the one to cry it first)."""
+        game = self.game
+        seats = len(game.players)
+        own = game.side_of(player)
+        found: dict[int, int] = {}
+        for step in range(1, seats):
+            seat = (player + step) % seats
+            found.setdefault(game.side_of(seat), seat)
+        return tuple(
+            Claimant(seat, game.sides[side]) for side, seat in found.items() if side != own
+        )
 
     @cached_property
     def lead_turn(self) -> LeadTurn | None:
@@ -678,6 +773,13 @@ def undo_label(game: Game) -> str | None:
         return _("%(player)s's pass", player=game.players[event.player])
     if isinstance(event, Settle):
         return _("the settlement of hand %(number)s", number=hand.number)
+    if isinstance(event, Claim):
+        return _("%(player)s's Muggins!", player=game.players[event.player])
+    if isinstance(event, Adjust):
+        return _(
+            "the adjustment of %(side)s's score",
+            side=game.sides[game.side_of(event.player)],
+        )
     assert isinstance(event, NewHand)
     return _(
         "%(player)s leading hand %(number)s", player=game.players[event.leader], number=hand.number
@@ -700,6 +802,14 @@ def last_score(game: Game) -> LastScore | None:
         what = describe_play(game, event, scored.end)
         side = game.sides[game.side_of(scored.player)]
         return LastScore(what, ((side, scored.points),) if scored.points else ())
+    if isinstance(event, Claim):
+        scored = hand.plays[-1]
+        what = _("%(player)s's Muggins!", player=game.players[event.player])
+        side = game.sides[game.side_of(event.player)]
+        return LastScore(what, ((side, scored.claimed),) if scored.claimed else ())
+    if isinstance(event, Adjust):
+        side = game.sides[game.side_of(event.player)]
+        return LastScore(_("Adjusted: %(reason)s", reason=event.reason), ((side, event.points),))
     if isinstance(event, Settle) and hand.settlement is not None:
         changes = tuple(
             (side, points)
