@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from flask import Flask
 
-from scorekeeper.web.table import deleting, entries, home, new_game, records, rematch
+from scorekeeper.web.table import adjusting, deleting, entries, home, new_game, records, rematch
 from scorekeeper.web.table.answers import render_table
 from scorekeeper.web.table.blueprint import bp
 from scorekeeper.web.table.forms import NewGameForm
 from scorekeeper.web.table.new_game import new_game_page
 from scorekeeper.web.table.view import TableView, table_view
 
-ROUTES = (home, entries, new_game, records)
+ROUTES = (home, entries, adjusting, new_game, records)
 """The modules whose routes make up the ``games`` blueprint (imported for their routes)."""
 
 

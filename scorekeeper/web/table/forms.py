@@ -24,6 +24,7 @@ from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined,unu
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from scorekeeper.rules import HOUSE_RULES, PRESETS
+from scorekeeper.rules.events import REASON_LENGTH
 from scorekeeper.rules.names import MAX_NAME
 from scorekeeper.rules.options import (
     FIVES_TARGETS,
@@ -114,6 +115,34 @@ class ClaimForm(EntryForm):
     claimant = IntegerField(
         "claimant", validators=[InputRequired(), NumberRange(min=0, max=MOST_PLAYERS - 1)]
     )
+
+
+class AdjustForm(EntryForm):
+    """An adjustment agreed at the table (RULES.md 9c): a side, up or down, by how much, why.
+
+    The points are typed as a positive number with the way chosen beside them: a phone's
+    number pad often has no minus sign.
+    """
+
+    side = RadioField(_l("Whose score"), validators=[InputRequired()], choices=[])
+    way = RadioField(
+        _l("Up or down"),
+        choices=[SelectChoice("up", _l("Add points")), SelectChoice("down", _l("Take points off"))],
+        default="down",
+        validators=[InputRequired()],
+    )
+    points = IntegerField(_l("Points"), validators=[InputRequired(), NumberRange(min=1, max=1000)])
+    reason = StringField(
+        _l("Reason"),
+        validators=[InputRequired(), Length(max=REASON_LENGTH)],
+        description=_l("What the table agreed, e.g. drew while able to play."),
+    )
+
+    @property
+    def change(self) -> int:
+        """The points with their sign (read after ``validate()`` passed)."""
+        points = _given(self.points.data)
+        return points if self.way.data == "up" else -points
 
 
 class SettleForm(EntryForm):

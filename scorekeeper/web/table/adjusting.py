@@ -1,0 +1,102 @@
+"""Adjusting a score: a correction the table agreed (RULES.md 9c), on a page of its own.
+
+A penalty for drawing while able to play, a misdeal, a score agreed by hand: the referee
+cannot see these, so the scorekeeper enters them with their reason. The table's "±" link
+(edit link only: the form posts to the edit key) opens this page; the form is a plain POST
+that comes back to the table, so it works without JavaScript, and it carries the game's
+version like every entry, so a page that fell behind adjusts nothing.
+"""
+
+from __future__ import annotations
+
+from flask import abort, flash, redirect, render_template, url_for
+from werkzeug.wrappers import Response
+from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined,unused-ignore]
+
+from scorekeeper.rules import Adjust, Game, Refusal
+from scorekeeper.rules.wording import signed
+from scorekeeper.web.data import games
+from scorekeeper.web.data.doors import NO_GAME
+from scorekeeper.web.data.games import NotFound, Stale
+from scorekeeper.web.data.loaded import Loaded
+from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.routes import route
+from scorekeeper.web.table.answers import ENTERED, STALE, load_table
+from scorekeeper.web.table.blueprint import bp
+from scorekeeper.web.table.forms import AdjustForm
+from scorekeeper.web.table.view import table_view
+
+
+def _first_seats(game: Game) -> list[int]:
+    """Each side's first seat, in side order: the seat an adjustment of that side names."""
+    seats: dict[int, int] = {}
+    for seat in range(len(game.players)):
+        seats.setdefault(game.side_of(seat), seat)
+    return [seats[side] for side in range(len(game.sides))]
+
+
+def _form(loaded: Loaded) -> AdjustForm:
+    form = AdjustForm()
+    form.side.choices = [
+        SelectChoice(str(side), name) for side, name in enumerate(loaded.game.sides)
+    ]
+    return form
+
+
+def _page(
+    loaded: Loaded,
+    form: AdjustForm,
+    status: int = 200,
+    refusal: Refusal | None = None,
+    notice: str | None = None,
+) -> tuple[str, int]:
+    page = render_template(
+        "adjust.html",
+        t=table_view(loaded),
+        form=form,
+        refusal=refusal,
+        notice=notice,
+        open=loaded.game.phase in ("play", "settle"),
+    )
+    return page, status
+
+
+@bp.get("/games/<key:key>/adjust")
+def adjust_page(key: str) -> tuple[str, int]:
+    """The form to adjust a side's score, with the scores as they stand."""
+    loaded = load_table(key)
+    return _page(loaded, _form(loaded))
+
+
+@bp.post("/games/<key:key>/adjust")
+@route(entry=True, changes_game=True)
+def adjust(key: str) -> Response | tuple[str, int]:
+    """Store the adjustment and go back to the table; a refusal keeps the form as typed."""
+    loaded = load_table(key)
+    form = _form(loaded)
+    if not form.validate():
+        return _page(loaded, form, 400)
+    if form.version.data != loaded.version:
+        return _page(loaded, form, 409, notice=str(STALE))
+    side = int(form.side.data or 0)
+    seat = _first_seats(loaded.game)[side]
+    reason = " ".join((form.reason.data or "").split())
+    event = Adjust(seat, form.change, reason)
+    try:
+        games.append(key, form.seen, [event], loaded)
+    except NotFound:
+        abort(404, description=NO_GAME)
+    except Stale:
+        return _page(load_table(key), form, 409, notice=str(STALE))
+    except Refusal as refusal:
+        return _page(loaded, form, 422, refusal=refusal)
+    flash(
+        _(
+            "Adjusted: %(side)s %(points)s (%(reason)s).",
+            side=loaded.game.sides[side],
+            points=signed(form.change),
+            reason=reason,
+        )
+    )
+    flash("", ENTERED)
+    return redirect(url_for("games.table", key=key), code=303)
