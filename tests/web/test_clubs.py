@@ -50,6 +50,7 @@ NEW_GAME = {
     "exact_target": "no",
     "get_in": "0",
     "blocked_tie": "nobody",
+    "muggins": "no",
 }
 
 
