@@ -119,15 +119,13 @@ def test_an_adjustment_with_a_reason(
     expect(page.locator("h1")).to_have_text("Adjust the score")
     violations = axe_violations(page)
     assert not violations, explain(violations)
-    page.get_by_label("Bob").check()
+    page.get_by_label("Bob", exact=True).check()
     page.get_by_label("Take points off").check()
-    page.get_by_label("Points").fill("10")
+    page.get_by_label("Points", exact=True).fill("10")
     page.get_by_label("Reason").fill("drew while able to play")
     page.locator('[data-action="adjust"]').click()
     expect(page.locator("#table")).to_be_visible()
     expect(page.locator('[data-side-score="Bob"]')).to_have_text("-10")
-    expect(page.locator(".notice")).to_contain_text(
-        "Adjusted: Bob -10 (drew while able to play)."
-    )
+    expect(page.locator(".notice")).to_contain_text("Adjusted: Bob -10 (drew while able to play).")
     violations = axe_violations(page)
     assert not violations, explain(violations)
