@@ -162,7 +162,8 @@ LANDSCAPE = {"width": 740, "height": 360}
 
 
 LANGUAGES = {"sv": "sv-SE", "fil": "fil-PH"}
-"""The table is also photographed in Svenska and Filipino, by a phone set to each."""
+"""The table, the settlement and the score sheet are also photographed in Svenska and Filipino,
+by a phone set to each."""
 
 
 @contextmanager
@@ -199,10 +200,15 @@ def wall(browser: Browser, offline: Offline) -> Iterator[Page]:
         context.close()
 
 
-def photograph(page: Page, url: str, path: Path, full_page: bool) -> None:
-    """Open ``url``, wait until it is fully loaded and still, and save a PNG."""
+def photograph(
+    page: Page, url: str, path: Path, full_page: bool, scroll_to: str | None = None
+) -> None:
+    """Open ``url``, wait until it is fully loaded and still, and save a PNG (with the element
+    ``scroll_to`` selects at the top, when given)."""
     open_and_settle(page, url)
     page.evaluate("() => document.fonts.ready.then(() => undefined)")
+    if scroll_to is not None:
+        page.evaluate("(selector) => document.querySelector(selector).scrollIntoView()", scroll_to)
     page.mouse.move(0, 0)
     page.screenshot(path=str(path), full_page=full_page, animations="disabled", caret="hide")
 
@@ -240,10 +246,16 @@ def main() -> None:
                 print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
             for language, locale in LANGUAGES.items():
                 with phone(browser, "light", offline, locale=locale) as page:
-                    path = args.out / f"table-mid-hand-{language}.png"
-                    url = f"{server.url}/games/{ids['table-mid-hand']}"
-                    photograph(page, url, path, full_page=False)
-                    print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+                    for name, url, top in (
+                        ("table-mid-hand", f"{server.url}/games/{ids['table-mid-hand']}", None),
+                        ("settlement", f"{server.url}/games/{ids['settlement']}", None),
+                        ("sheet", f"{server.url}/games/{ids['winner']}/sheet", ".sheet-facts"),
+                    ):
+                        path = args.out / f"{name}-{language}.png"
+                        photograph(page, url, path, full_page=False, scroll_to=top)
+                        print(
+                            f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}"
+                        )
             club = store_club(app)
             with phone(browser, "light", offline) as page:
                 path = args.out / "club.png"

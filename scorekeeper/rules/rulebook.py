@@ -180,6 +180,17 @@ class ValueText:
 
 
 @dataclass(frozen=True)
+class PresetDefault:
+    """A preset's default for a house rule, as the rules page shows it: the value in words,
+    and as the record spells it (``value``; None when it depends on the number of players,
+    which ``words`` then says)."""
+
+    preset: str
+    words: Text
+    value: str | None
+
+
+@dataclass(frozen=True)
 class HouseRuleEntry:
     """A house rule on the rules page.
 
@@ -205,6 +216,8 @@ class HouseRuleEntry:
     in_game: Text = ""
     """With a game, what the rule comes to at its table, where it depends on the set and the
     number of players (the set's tiles and pips, the tiles dealt); "" otherwise."""
+    preset_words: tuple[PresetDefault, ...] = ()
+    """Each preset's default in words, beside the record's spelling of it."""
 
 
 @dataclass(frozen=True)
@@ -293,6 +306,24 @@ def _preset_default(rule: HouseRule, preset: str) -> Text:
     )
 
 
+def _preset_words(rule: HouseRule, preset: str) -> PresetDefault:
+    two, three, four = (rule.default(preset, players) for players in (2, 3, 4))
+    if two == three == four:
+        return PresetDefault(preset, _value_text(rule, two), str(two))
+    return PresetDefault(preset, _preset_default(rule, preset), None)
+
+
+def in_force_words(rule: HouseRule, rules: Rules) -> Text:
+    """The value of ``rule`` a game plays by, in words (the rules page's and the score
+    sheet's): a larger set's own deal, a target in fives, else the value's plain words."""
+    value = rules.value(rule.name)
+    if rule.name == "target" and rules.in_fives:
+        return say("the game is won at %(target)s in fives", target=value)
+    if rule.name == "deal" and value == "standard" and rules.set in LARGER_DEAL:
+        return _larger_deal(rules.set)
+    return _value_text(rule, value)
+
+
 def _larger_deal(set_name: str) -> Message:
     """The standard deal of a larger set (RULES.md 1a), which a preset's own does not give."""
     few, some, many = LARGER_DEAL[set_name]
@@ -317,6 +348,7 @@ def _house_entry(rule: HouseRule, rules: Rules | None) -> HouseRuleEntry:
         values,
         defaults,
         example=rule.example,
+        preset_words=tuple(_preset_words(rule, preset) for preset in PRESETS),
     )
     if rules is None:
         return entry
@@ -324,15 +356,10 @@ def _house_entry(rule: HouseRule, rules: Rules | None) -> HouseRuleEntry:
     default = rule.default(rules.preset, rules.players)
     if rule.name == "target" and rules.in_fives:
         default = int(default) // 5
-        shown: Text = say("the game is won at %(target)s in fives", target=value)
-    elif rule.name == "deal" and value == "standard" and rules.set in LARGER_DEAL:
-        shown = _larger_deal(rules.set)
-    else:
-        shown = _value_text(rule, value)
     return replace(
         entry,
         value=str(value),
-        value_text=shown,
+        value_text=in_force_words(rule, rules),
         default=str(default),
         differs=value != default,
         in_game=_in_game(rule.name, rules),
@@ -369,8 +396,24 @@ def _partners_entry(rules: Rules | None, partners: bool | None) -> HouseRuleEntr
         )
         for preset in PRESETS
     )
+    words = tuple(
+        PresetDefault(
+            preset,
+            say("%(value)s with 4 players", value=PARTNERS_VALUE_TEXTS["yes"]),
+            "yes",
+        )
+        if default_partners(preset, 4)
+        else PresetDefault(preset, PARTNERS_VALUE_TEXTS["no"], "no")
+        for preset in PRESETS
+    )
     entry = HouseRuleEntry(
-        "partners", house_anchor("partners"), PARTNERS_TITLE, PARTNERS_TEXT, values, defaults
+        "partners",
+        house_anchor("partners"),
+        PARTNERS_TITLE,
+        PARTNERS_TEXT,
+        values,
+        defaults,
+        preset_words=words,
     )
     if rules is None or rules.players != 4:
         return entry

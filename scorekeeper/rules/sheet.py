@@ -18,17 +18,20 @@ from scorekeeper.rules.events import NewHand
 from scorekeeper.rules.game import Game, Hand, HandResult
 from scorekeeper.rules.messages import Message, say, say_n
 from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, Preset, default_partners
+from scorekeeper.rules.rulebook import Text, in_force_words
 
 
 @dataclass(frozen=True)
 class SheetRule:
-    """A house rule in force: its value as the record spells it and the preset's default."""
+    """A house rule in force: its value as the record spells it and the preset's default;
+    ``words`` says the value in plain words, as the rules page does."""
 
     name: str
     title: Message
     value: str
     preset_value: str
     differs: bool
+    words: Text = ""
 
 
 @dataclass(frozen=True)
@@ -102,7 +105,16 @@ def _header(game: Game, played_on: date | None) -> SheetHeader:
     for rule in HOUSE_RULES:
         value = str(rules.value(rule.name))
         preset_value = str(rule.default(setup.preset, players))
-        entries.append(SheetRule(rule.name, rule.title, value, preset_value, value != preset_value))
+        entries.append(
+            SheetRule(
+                rule.name,
+                rule.title,
+                value,
+                preset_value,
+                value != preset_value,
+                in_force_words(rule, rules),
+            )
+        )
     partners = setup.in_partnership
     return SheetHeader(
         players=setup.players,

@@ -1,40 +1,34 @@
 /* Times in the reader's time zone (scorekeeper/web/site/times.py).
 
    The server writes every time as <time datetime="2026-11-22T10:05:00Z" data-local="...">
-   with UTC text; this rewrites the text in the browser's own time zone, in the same shape:
-   "datetime" 2026-11-22 11:05, "date" 2026-11-22, "time" 11:05, "long-date" 22 November
-   2026. A month is named in the page's language (<html lang>), as the server names it:
-   "22 november 2026" in Svenska, "22 Nobyembre 2026" in Filipino. The UTC text stays in the
-   title. */
+   with UTC text; this rewrites the text in the browser's own time zone, in the same shape,
+   as the page's language (<html lang>) writes it by the CLDR's formats (the browser's Intl,
+   as Babel on the server): "datetime" 22 Nov 2026, 11:05, "date" 22 Nov 2026, "time" 11:05,
+   "long-date" 22 November 2026; in Svenska "22 nov. 2026 11:05", in Filipino "Nob 22, 2026,
+   11:05 AM". The UTC text stays in the title. */
 
 (() => {
   "use strict";
 
+  /* times.py LOCALES: the site's English is British English. */
+  const LOCALES = { en: "en-GB" };
   const LANGUAGE = document.documentElement.lang || "en";
+  const LOCALE = LOCALES[LANGUAGE] || LANGUAGE;
 
-  function parts(moment, options) {
-    const found = {};
-    const format = new Intl.DateTimeFormat([LANGUAGE, "en-GB"], {
-      hourCycle: "h23",
-      numberingSystem: "latn",
-      ...options,
-    });
-    for (const part of format.formatToParts(moment)) found[part.type] = part.value;
-    return found;
-  }
+  /* times.py STYLES. */
+  const STYLES = {
+    datetime: { dateStyle: "medium", timeStyle: "short" },
+    date: { dateStyle: "medium" },
+    time: { timeStyle: "short" },
+    "long-date": { dateStyle: "long" },
+  };
 
   function written(moment, style) {
-    const day = parts(moment, { year: "numeric", month: "2-digit", day: "2-digit" });
-    const date = `${day.year}-${day.month}-${day.day}`;
-    const clock = parts(moment, { hour: "2-digit", minute: "2-digit" });
-    const time = `${clock.hour}:${clock.minute}`;
-    if (style === "date") return date;
-    if (style === "time") return time;
-    if (style === "long-date") {
-      const long = parts(moment, { year: "numeric", month: "long", day: "numeric" });
-      return `${long.day} ${long.month} ${long.year}`;
-    }
-    return `${date} ${time}`;
+    const format = new Intl.DateTimeFormat([LOCALE, "en-GB"], {
+      numberingSystem: "latn",
+      ...(STYLES[style] || STYLES.datetime),
+    });
+    return format.format(moment);
   }
 
   function localize(root) {

@@ -141,14 +141,26 @@ def set_times(server: LiveServer, when: datetime) -> None:
 
 @pytest.mark.fresh_server("set_times changes every game in the database")
 @pytest.mark.parametrize(
-    ("zone", "day", "clock", "long_day"),
+    ("zone", "day", "clock", "long_day", "filipino"),
     [
-        ("Asia/Tokyo", "2026-11-23", "08:30", "23 November 2026"),
-        ("America/Los_Angeles", "2026-11-22", "15:30", "22 November 2026"),
+        ("Asia/Tokyo", "23 Nov 2026", "08:30", "23 November 2026", ("Nobyembre 23, 2026", "8:30")),
+        (
+            "America/Los_Angeles",
+            "22 Nov 2026",
+            "15:30",
+            "22 November 2026",
+            ("Nobyembre 22, 2026", "3:30"),
+        ),
     ],
 )
 def test_times_are_shown_in_the_phones_time_zone(
-    live_server: LiveServer, page_with, zone: str, day: str, clock: str, long_day: str
+    live_server: LiveServer,
+    page_with,
+    zone: str,
+    day: str,
+    clock: str,
+    long_day: str,
+    filipino: tuple[str, str],
 ) -> None:
     page: Page = page_with(**{**PHONE, "viewport": TALL_PHONE}, timezone_id=zone)
     start_game(page, live_server.url, ["Ann", "Bob"])
@@ -156,11 +168,18 @@ def test_times_are_shown_in_the_phones_time_zone(
     set_times(live_server, LATE)
     page.goto(live_server.url + "/")
     shown = page.locator('.my-game time[datetime="2026-11-22T23:30:00Z"]')
-    expect(shown).to_have_text(f"{day} {clock}")
-    expect(shown).to_have_attribute("title", "2026-11-22 23:30 UTC")
+    expect(shown).to_have_text(f"{day}, {clock}")
+    expect(shown).to_have_attribute("title", "22 Nov 2026, 23:30 UTC")
     page.goto(f"{url}/sheet")
     expect(page.locator('.sheet-date time[data-local="long-date"]')).to_have_text(long_day)
     expect(page.locator('.sheet-date time[data-local="time"]')).to_have_text(clock)
+    # In Filipino: the month first, and a 12-hour clock (CLDR's, as the browser has it).
+    page.goto(f"{live_server.url}/language/fil?next={url.removeprefix(live_server.url)}/sheet")
+    fil_day, fil_clock = filipino
+    expect(page.locator('.sheet-date time[data-local="long-date"]')).to_have_text(fil_day)
+    expect(page.locator('.sheet-date time[data-local="time"]')).to_have_text(
+        re.compile(rf"^{fil_clock}\s(AM|PM)$")
+    )
 
 
 def test_deleting_a_game_asks_first_and_can_be_undone(live_server: LiveServer, phone: Page) -> None:

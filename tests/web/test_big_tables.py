@@ -304,7 +304,7 @@ def test_a_games_rules_page_says_its_sets_numbers_and_its_deal(client):
     page = html.unescape(client.get(f"{table.url}/rules").get_data(as_text=True))
     assert "In this game: 91 tiles, numbers 0 to 12, 1092 pips in all." in page
     assert "In this game: 9 tiles each for 8 players, 19 left in the boneyard." in page
-    assert "double-twelve</strong>: 91 tiles, numbers 0 to 12, 2 to 8 players" in page
+    assert 'data-value="double-twelve">91 tiles, numbers 0 to 12, 2 to 8 players' in page
 
 
 def test_the_rules_page_lists_every_set_with_its_tiles_and_deal(client):

@@ -31,10 +31,10 @@ def test_my_games_write_each_time_for_the_browser_with_utc_text(app, client):
     set_times(app, LATE)
     page = client.get("/").get_data(as_text=True)
     assert (
-        '<time datetime="2026-11-22T23:30:00Z" data-local="datetime">2026-11-22 23:30 UTC</time>'
+        '<time datetime="2026-11-22T23:30:00Z" data-local="datetime">22 Nov 2026, 23:30 UTC</time>'
         in page
     )
-    assert '<time datetime="2026-11-22T23:30:00Z" data-local="date">2026-11-22</time>' in page
+    assert '<time datetime="2026-11-22T23:30:00Z" data-local="date">22 Nov 2026</time>' in page
     assert "Ann won" in page
 
 
@@ -49,6 +49,27 @@ def test_the_score_sheet_writes_its_day_and_start_for_the_browser(app, client):
     assert '<time datetime="2026-11-22T23:30:00Z" data-local="time">23:30 UTC</time>' in page
 
 
+@pytest.mark.parametrize(
+    ("language", "day", "clock", "when"),
+    [
+        ("sv", "22 november 2026", "23:30 UTC", "22 nov. 2026 23:30 UTC"),
+        ("fil", "Nobyembre 22, 2026", "11:30\u202fPM UTC", "Nob 22, 2026, 11:30\u202fPM UTC"),
+    ],
+)
+def test_each_language_writes_dates_and_times_its_own_way(
+    app, client, language: str, day: str, clock: str, when: str
+) -> None:
+    client.get(f"/language/{language}?next=/")
+    table = new_game(client, ["Ann", "Bob"])
+    set_times(app, LATE)
+    sheet = client.get(f"{table.url}/sheet").get_data(as_text=True)
+    # The machine's time (datetime=) is the same in every language; only the words change.
+    assert f'<time datetime="2026-11-22T23:30:00Z" data-local="long-date">{day}</time>' in sheet
+    assert f'<time datetime="2026-11-22T23:30:00Z" data-local="time">{clock}</time>' in sheet
+    mine = client.get("/").get_data(as_text=True)
+    assert f'<time datetime="2026-11-22T23:30:00Z" data-local="datetime">{when}</time>' in mine
+
+
 def test_pages_load_the_script_that_rewrites_them_from_a_file(client):
     page = client.get("/").get_data(as_text=True)
     assert re.search(r'<script src="/static/js/local-time\.js\?v=[0-9a-f]{12}" defer>', page)
@@ -61,7 +82,7 @@ def test_an_aware_time_is_written_in_utc() -> None:
     east = timezone(timedelta(hours=2))
     moment = datetime(2026, 11, 23, 1, 30, tzinfo=east)
     assert utc_iso(moment) == "2026-11-22T23:30:00Z"
-    assert "2026-11-22 23:30 UTC" in local_time(moment)
+    assert "22 Nov 2026, 23:30 UTC" in local_time(moment)
     assert utc_iso(datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)) == "2026-01-02T03:04:05Z"
 
 
