@@ -407,6 +407,35 @@ def test_the_sheet_of_eight_players_prints_on_one_page_on_its_side(
     assert_rows(text, game)
 
 
+def test_a_long_game_of_eight_prints_its_column_heads_on_each_page(
+    live_server: LiveServer, page_with: Any
+) -> None:
+    """40 hands of eight do not fit one page on its side: the second page starts with the
+    sides' names over their columns again, and each hand's row is whole on one page."""
+    setup = Setup.create(EIGHT, "all-fives", {"set": "double-twelve", "target": 1000})
+    game = play_game(setup, random.Random(1), max_hands=40)
+    assert len(game.hands) == 40
+    desktop = page_with(viewport={"width": 1280, "height": 800})
+    desktop.goto(seed_game(live_server, setup, game.events) + "/sheet")
+    pdf = PdfReader(io.BytesIO(desktop.pdf(format="A4")))
+    assert len(pdf.pages) == 2
+    heads = "HAND LED BY ENDED " + " ".join(EIGHT) + " " + " ".join(["PLAY END TOT."] * 8)
+    found: dict[int, int] = {}
+    for number, page in enumerate(pdf.pages, 1):
+        text = re.sub(r"\s+", " ", page.extract_text() or "")
+        assert heads in text, f"page {number} has no column heads"
+        rows = text[text.index(heads) + len(heads) :]
+        for hand, played in enumerate(game.hands, 1):
+            after = game.scores if hand == len(game.hands) else game.hands[hand].scores_before
+            leader = game.players[played.leader]
+            row = re.search(rf"(?:^| ){hand} {leader} (\w+ \w+)((?: -?\d+){{24}})", rows)
+            if row:
+                assert row.group(2).split()[2::3] == [str(total) for total in after], hand
+                found[hand] = number
+    assert sorted(found) == list(range(1, 41)), "a hand's row is missing or split"
+    assert set(found.values()) == {1, 2}
+
+
 def test_the_sheet_of_eight_players_has_nothing_serious_for_axe(
     live_server: LiveServer, page_with: Any
 ) -> None:
