@@ -103,14 +103,7 @@ class TileSet:
         """The two halves of a tile of this set, in the order written."""
         if self.top == 6:
             return parse_halves(text)
-        if not isinstance(text, str):
-            raise MalformedInput(
-                say(
-                    'A tile is written as text such as "%(example)s", not %(given)s.',
-                    example="12-7",
-                    given=repr(text),
-                )
-            )
+        text = _as_text(text, "12-7")
         match = _SEPARATED.match(text)
         if match is None or max(int(match.group(1)), int(match.group(2))) > self.top:
             raise MalformedInput(
@@ -142,6 +135,19 @@ def tile(a: int, b: int) -> Tile:
         raise MalformedInput(say("%(tile)s is not a double-six tile.", tile=f"{a}-{b}")) from None
 
 
+def _as_text(text: object, example: str) -> str:
+    """``text``, which must be a string; else the refusal, with ``example`` of a set's tile."""
+    if not isinstance(text, str):
+        raise MalformedInput(
+            say(
+                'A tile is written as text such as "%(example)s", not %(given)s.',
+                example=example,
+                given=repr(text),
+            )
+        )
+    return text
+
+
 _PLAIN = {f"{a}-{b}": (a, b) for a in range(7) for b in range(7)}
 
 
@@ -150,14 +156,7 @@ def parse_halves(text: object) -> tuple[int, int]:
     the order written."""
     if isinstance(text, str) and text in _PLAIN:
         return _PLAIN[text]
-    if not isinstance(text, str):
-        raise MalformedInput(
-            say(
-                'A tile is written as text such as "%(example)s", not %(given)s.',
-                example="6-4",
-                given=repr(text),
-            )
-        )
+    text = _as_text(text, "6-4")
     match = _SPELLING.match(text)
     if match is None:
         raise MalformedInput(

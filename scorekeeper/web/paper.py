@@ -23,6 +23,7 @@ from scorekeeper.rules.messages import Message
 from scorekeeper.rules.notes import Note, referee_notes
 from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, PRESETS
 from scorekeeper.rules.rulebook import rulebook
+from scorekeeper.rules.setup import MOST_PLAYERS
 from scorekeeper.rules.sheet import (
     Sheet,
     SheetRow,
@@ -46,11 +47,13 @@ bp = Blueprint("paper", __name__)
 Said = Message | str
 """What the referee says (a message, said with ``|say``), or text said as it is."""
 
-BLANK_SIDES = ("2", "3", "4")
+BLANK_SIDES = tuple(range(2, MOST_PLAYERS + 1))
 BLANK_ROWS = 18
+BLANK_ROWS_WIDE = 12
+"""Rows of a blank sheet for 5 to 8 sides, printed across the page turned on its side."""
 BAD_SIDES = _l(
-    "A blank score sheet is for 2, 3 or 4 sides (players, or two teams): "
-    "ask for /sheets/blank?sides=2, 3 or 4."
+    "A blank score sheet is for 2 to 8 sides (players, or two teams): "
+    "ask for /sheets/blank?sides=2 to 8."
 )
 
 
@@ -496,22 +499,24 @@ def sheet_as_csv(door: str, key: str) -> Response | tuple[str, int]:
 
 @bp.get("/sheets/blank")
 def blank_sheet() -> tuple[str, int]:
-    """An empty score sheet for 2, 3 or 4 sides, to fill in by hand (``?lang=`` as on a
-    game's sheet)."""
+    """An empty score sheet for 2 to 8 sides, to fill in by hand (``?lang=`` as on a game's
+    sheet); 5 to 8 print across the page turned on its side, as a game's sheet does."""
     code = asked_language()
     if code == "":
         return _no_such_language()
     sides = request.args.get("sides", "2")
     with in_language(code):
-        if sides not in BLANK_SIDES:
+        if sides not in [str(n) for n in BLANK_SIDES]:
             page = render_template(
                 "error.html", code=400, title=_("Bad request"), explanation=str(BAD_SIDES)
             )
             return page, 400
+        count = int(sides)
         return render_template(
             "blank_sheet.html",
-            sides=int(sides),
-            rows=BLANK_ROWS,
+            sides=count,
+            choices=BLANK_SIDES,
+            rows=BLANK_ROWS if count <= 4 else BLANK_ROWS_WIDE,
             presets=[(preset, PRESET_TITLES[preset]) for preset in PRESETS],
             house_rules=HOUSE_RULES,
             sheet_lang=code,

@@ -18,7 +18,8 @@ import pytest
 from playwright.sync_api import Locator, expect
 from pypdf import PdfReader
 
-from scorekeeper.rules import Game, Held, Settle, Setup
+from scorekeeper.rules import Event, Game, Held, Play, Settle, Setup
+from scorekeeper.rules.explain import count_line
 from scorekeeper.rules.simulate import play_game, play_hand
 from tests.browser.browsing import GAME_URL, TablePage, seed_game, tap
 from tests.browser.checks import axe_violations, explain, problems_on
@@ -28,6 +29,16 @@ from tests.support.server import LiveServer
 
 SCREENS = {"portrait": PORTRAIT, "landscape": LANDSCAPE}
 EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
+LONG_EIGHT = [
+    "Alexandra",
+    "Bartholomew",
+    "Christabel",
+    "Dominique",
+    "Evangeline",
+    "Fitzgerald",
+    "Gwendolyn",
+    "Hildegarde",
+]
 SETTLED = """() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"""
 
 
@@ -201,6 +212,69 @@ def test_eight_sides_with_their_tiles_fit_the_scoreboard(
     assert not outside_screen(looking.locator("[data-side-score]"))
 
 
+def longest_count_line() -> tuple[Setup, list[Event]]:
+    """Eight long names with a double-twelve set, a hand stored up to the entry after the
+    play whose words and count are the longest of a few simulated hands ("Bartholomew's 11-6
+    on N: W 9 + E 12 + N 11 + S 8 = 40: Bartholomew +40")."""
+    setup = Setup.create(LONG_EIGHT, "all-fives", {"set": "double-twelve"})
+    longest: tuple[int, list[Event]] = (0, [])
+    for seed in range(4):
+        game = Game(setup)
+        play_hand(game, random.Random(seed))
+        shadow = Game(setup)
+        for at, event in enumerate(game.events[:-2]):
+            shadow.push(event)
+            hand = shadow.hand
+            if isinstance(event, Play) and hand is not None and hand.result == "open":
+                size = len(count_line(shadow, hand)) + len(LONG_EIGHT[event.player])
+                if size > longest[0] and not isinstance(game.events[at + 1], Settle):
+                    longest = (size, game.events[: at + 2])
+    return setup, longest[1]
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_eight_long_names_leave_the_next_entry_on_the_screen(
+    live_server: LiveServer, page_with: Any, screen: str
+) -> None:
+    """The status line, what the last play counted, the open ends, a chosen end's tiles, Draw,
+    Undo and Redo: all on the screen, however long the names; a name too long for its place is
+    cut short, but read out whole."""
+    setup, events = longest_count_line()
+    page = page_with(**SCREENS[screen])
+    open_and_settle(page, seed_game(live_server, setup, events))
+    table = TablePage(page)
+    # The entry after the longest count is undone: Redo is offered beside Undo.
+    in_view_tap(table, table.action("undo"), events=-1)
+    expect(table.action("redo")).to_be_visible()
+    shadow = Game(setup, events[:-1])
+    hand = shadow.hand
+    assert hand is not None
+    expect(page.locator(".count-line .last-play")).to_contain_text(
+        LONG_EIGHT[hand.plays[-1].player]
+    )
+    expect(page.locator(".status .turn-name")).to_contain_text(LONG_EIGHT[hand.turn])
+    controls = (
+        ".status",
+        "[data-count-line]",
+        ".count-line .why",
+        ".pick-ends button[data-end]",
+        "#table .actions button",
+    )
+    for part in controls:
+        assert not outside_screen(page.locator(part)), (part, outside_screen(page.locator(part)))
+    # What the last play counted is all there, the score it made included.
+    words = page.locator(".count-line .count-words")
+    expect(words.locator("[data-count-line]")).to_have_text(count_line(shadow, hand))
+    assert words.evaluate("e => e.scrollHeight <= e.clientHeight + 1"), "the count is cut short"
+    # An end chosen: its tiles show, the rest stays put, all of it in view.
+    end = page.locator(".pick-ends button[data-end]").first
+    in_view_tap(table, end, events=0)
+    expect(end).to_have_attribute("aria-pressed", "true")
+    expect(page.locator(".pick-tile button[data-tile]").first).to_be_visible()
+    for part in (*controls, ".pick-tile button[data-tile]"):
+        assert not outside_screen(page.locator(part)), (part, outside_screen(page.locator(part)))
+
+
 def test_the_wall_board_shows_eight_sides_and_the_layout_on_one_screen(
     live_server: LiveServer, page_with: Any
 ) -> None:
@@ -331,6 +405,35 @@ def test_the_sheet_of_eight_players_prints_on_one_page_on_its_side(
     winner = game.sides[game.winner]
     assert f"winner {winner.lower()} with {game.scores[game.winner]} (target 150)" in text.lower()
     assert_rows(text, game)
+
+
+def test_a_long_game_of_eight_prints_its_column_heads_on_each_page(
+    live_server: LiveServer, page_with: Any
+) -> None:
+    """40 hands of eight do not fit one page on its side: the second page starts with the
+    sides' names over their columns again, and each hand's row is whole on one page."""
+    setup = Setup.create(EIGHT, "all-fives", {"set": "double-twelve", "target": 1000})
+    game = play_game(setup, random.Random(1), max_hands=40)
+    assert len(game.hands) == 40
+    desktop = page_with(viewport={"width": 1280, "height": 800})
+    desktop.goto(seed_game(live_server, setup, game.events) + "/sheet")
+    pdf = PdfReader(io.BytesIO(desktop.pdf(format="A4")))
+    assert len(pdf.pages) == 2
+    heads = "HAND LED BY ENDED " + " ".join(EIGHT) + " " + " ".join(["PLAY END TOT."] * 8)
+    found: dict[int, int] = {}
+    for number, page in enumerate(pdf.pages, 1):
+        text = re.sub(r"\s+", " ", page.extract_text() or "")
+        assert heads in text, f"page {number} has no column heads"
+        rows = text[text.index(heads) + len(heads) :]
+        for hand, played in enumerate(game.hands, 1):
+            after = game.scores if hand == len(game.hands) else game.hands[hand].scores_before
+            leader = game.players[played.leader]
+            row = re.search(rf"(?:^| ){hand} {leader} (\w+ \w+)((?: -?\d+){{24}})", rows)
+            if row:
+                assert row.group(2).split()[2::3] == [str(total) for total in after], hand
+                found[hand] = number
+    assert sorted(found) == list(range(1, 41)), "a hand's row is missing or split"
+    assert set(found.values()) == {1, 2}
 
 
 def test_the_sheet_of_eight_players_has_nothing_serious_for_axe(

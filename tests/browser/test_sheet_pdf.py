@@ -112,12 +112,14 @@ def test_a_whole_game_in_partnership_prints_on_one_page_with_its_winner(
 
 
 @pytest.mark.parametrize("paper", FORMATS)
-@pytest.mark.parametrize("sides", [2, 3, 4])
+@pytest.mark.parametrize("sides", range(2, 9))
 def test_blank_sheets_print_on_one_page(
     live_server: LiveServer, desktop: Page, paper: str, sides: int
 ) -> None:
     pdf = printed(desktop, f"{live_server.url}/sheets/blank?sides={sides}", paper)
     assert len(pdf.pages) == 1
+    box = pdf.pages[0].mediabox
+    assert (box.width > box.height) == (sides > 4)  # 5 to 8 sides: on its side
     text = words(pdf)
     assert "All Fives score sheet" in text and "winner" in text.lower()
     label = "Side" if sides == 2 else "Player"

@@ -339,19 +339,25 @@ def test_the_sheet_of_a_game_without_hands(client):
     assert len(rows) == 1
 
 
-@pytest.mark.parametrize("sides", [2, 3, 4])
-def test_blank_sheets_for_two_three_and_four_sides(client, sides):
+@pytest.mark.parametrize("sides", range(2, 9))
+def test_blank_sheets_for_two_to_eight_sides(client, sides):
     page = get(client, f"/sheets/blank?sides={sides}")
     assert f'data-blank-sheet="{sides}"' in page
     assert len(re.findall(r'class="side-head blank-side"', page)) == sides
     assert len(re.findall(r'<tr class="blank-row">', page)) >= 12
     assert len(re.findall(r'class="tally-box blank-tally"', page)) == sides
+    # 5 to 8 print across the page on its side, as a game's sheet of 5 to 8 does.
+    assert ("sheet--wide" in page) == (sides > 4)
+    # Every count of sides is offered from every blank sheet.
+    for n in range(2, 9):
+        assert f'href="/sheets/blank?sides={n}"' in page
 
 
-@pytest.mark.parametrize("query", ["sides=5", "sides=1", "sides=two", "sides=", "sides=2.0"])
+@pytest.mark.parametrize("query", ["sides=9", "sides=1", "sides=two", "sides=", "sides=2.0"])
 def test_a_blank_sheet_for_other_sides_is_a_bad_request(client, query):
     page = get(client, f"/sheets/blank?{query}", status=400)
-    assert "2, 3 or 4 sides" in page
+    assert "A blank score sheet is for 2 to 8 sides" in page
+    assert "/sheets/blank?sides=2 to 8" in page
 
 
 def test_the_tally_draws_houses_circles_and_strokes(client):
