@@ -197,19 +197,8 @@ def call(key: str) -> Answer:
         return render_table(table_view(load_table(key), notice=notice, notice_kind="refused"), 422)
     except Refusal as refusal:
         return refuse(load_table(key), refusal, "call")
-    shown = table_view(after).call
-    assert shown is not None
-    if shown.missed:
-        notice = _(
-            "%(player)s called %(called)s on a count of %(count)s: no score. An opponent may "
-            "cry Muggins! before the next entry.",
-            player=shown.player,
-            called=called,
-            count=shown.count,
-        )
-    else:
-        notice = _("%(player)s called %(called)s: right.", player=shown.player, called=called)
-    return done(after, notice, entered=True)
+    # The call strip says what was called; the flash by the scoreboard what it scored.
+    return done(after, entered=True)
 
 
 @bp.post("/games/<key:key>/muggins")
