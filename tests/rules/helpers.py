@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules.errors import RecordRefusal
+from scorekeeper.rules.errors import RecordRefusal, Refusal
+from scorekeeper.rules.events import Event
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.messages import Message
 from scorekeeper.rules.record import read_record, replay_result, write_record
@@ -39,6 +40,34 @@ def draw(player: str, count: int = 1) -> Entry:
 def passes(player: str) -> Entry:
     """A pass event."""
     return {"player": player, "pass": True}
+
+
+def claim(player: str) -> Entry:
+    """A Muggins claim of the count the play just before it missed (RULES.md 9b)."""
+    return {"player": player, "muggins": True}
+
+
+def adjust(player: str, points: int, reason: str = "agreed at the table") -> Entry:
+    """An adjustment agreed at the table (RULES.md 9c)."""
+    return {"player": player, "adjust": points, "reason": reason}
+
+
+def amended(
+    events: list[Entry],
+    called: dict[int, int] | None = None,
+    after: dict[int, list[Entry]] | None = None,
+) -> list[Entry]:
+    """``events`` with calls given by event number (from 1) in ``called``, and the entries of
+    ``after`` inserted after the event of that number (0: before the first)."""
+    inserted = after or {}
+    out: list[Entry] = list(inserted.get(0, []))
+    for number, event in enumerate(events, 1):
+        event = dict(event)
+        if called and number in called:
+            event["called"] = called[number]
+        out.append(event)
+        out.extend(inserted.get(number, []))
+    return out
 
 
 def hand(lead: str, events: list[Any], remaining: dict[str, Any] | None = None) -> Entry:
@@ -126,6 +155,26 @@ def assert_refused(data: object, rule: str, hand_no: int | None, event: int | No
     """The record is refused by ``rule``, located at hand ``hand_no`` and event ``event``."""
     refusal = refusal_of(data)
     assert (refusal.rule, refusal.hand, refusal.event) == (rule, hand_no, event), refusal.message
+
+
+def game_to(data: Record, events: int) -> Game:
+    """The game after the first ``events`` events of the record's last hand, not settled."""
+    cut = copy.deepcopy(data)
+    cut["hands"][-1]["events"] = cut["hands"][-1]["events"][:events]
+    cut["hands"][-1].pop("remaining", None)
+    return read_record(cut, unsettled_last_hand=True)
+
+
+def refused_unchanged(game: Game, event: Event, rule: str) -> str:
+    """Push ``event``: it is refused with ``rule`` and nothing changes (events, scores and
+    all a user sees); return the refusal's message."""
+    before, events, scores = snapshot(game), list(game.events), list(game.scores)
+    with pytest.raises(Refusal) as caught:
+        game.push(event)
+    assert caught.value.rule == rule, caught.value.message
+    assert game.events == events and game.scores == scores
+    assert snapshot(game) == before
+    return caught.value.message
 
 
 def counts(data: Record, hand_no: int = 1) -> list[int]:

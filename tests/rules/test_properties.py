@@ -12,6 +12,7 @@ import json
 import os
 import random
 from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -19,7 +20,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules.errors import RecordRefusal, Refusal
-from scorekeeper.rules.events import Draw, Event, Held, NewHand, Pass, Play, Settle
+from scorekeeper.rules.events import (
+    Adjust,
+    Claim,
+    Draw,
+    Event,
+    Held,
+    NewHand,
+    Pass,
+    Play,
+    Settle,
+)
 from scorekeeper.rules.game import Game, Setup
 from scorekeeper.rules.options import PRESETS
 from scorekeeper.rules.record import load_record, replay, replay_result, write_record
@@ -968,3 +979,197 @@ def test_reference_reproduces_the_worked_counts() -> None:
     assert count_of([(5, 5, None)], "first", False) == 0
     assert round_to_nearest_five(7) == 5
     assert [round_to_nearest_five(p) for p in (8, 12, 13, 2, 3)] == [10, 10, 15, 0, 5]
+
+
+# -- muggins (RULES.md 9b) and adjustments (9c) -------------------------------------------------
+
+
+def with_muggins(setup: Setup) -> Setup:
+    """The same table playing house rule muggins."""
+    options = {**setup.options, "muggins": "yes"}
+    return Setup.create(list(setup.players), setup.preset, options, setup.partners)
+
+
+def _without_calls(result: dict[str, object]) -> str:
+    """A replay output as JSON text, with every play's ``called`` taken out."""
+    data = json.loads(json.dumps(result))
+    for hand in data["hands"]:
+        for scored in hand["plays"]:
+            scored.pop("called", None)
+    return json.dumps(data, sort_keys=True)
+
+
+@given(setup=setups(), seed=seeds, give_calls=st.booleans())
+def test_with_every_call_right_muggins_scores_exactly_as_without(
+    setup: Setup, seed: int, give_calls: bool
+) -> None:
+    """Section 9b: a call equal to the play's points, or left out, scores them as usual. A
+    game played with muggins and every call right (left out, or given equal to the count's
+    points) has the same scores after every event, the same phase and the same winner as the
+    game without it."""
+    plain = play_game(setup, random.Random(seed), max_hands=30)
+    muggins = Game(with_muggins(setup))
+    replayed = Game(setup)
+    for event in plain.events:
+        replayed.push(event)
+        if isinstance(event, Play) and give_calls:
+            hand = replayed.hand
+            assert hand is not None
+            count = hand.plays[-1].count
+            event = replace(event, called=count if count > 0 and count % 5 == 0 else 0)
+        muggins.push(event)
+        assert muggins.scores == replayed.scores
+        assert (muggins.phase, muggins.winner) == (replayed.phase, replayed.winner)
+    assert muggins.winner == plain.winner
+    assert _without_calls(replay_result(muggins)) == _without_calls(replay_result(plain))
+    for hand in muggins.hands:
+        assert all(s.missed == 0 and s.called is not None for s in hand.plays)
+
+
+class MugginsTable(Table):
+    """A table playing muggins that sometimes calls short, where an opponent sometimes cries
+    Muggins, and (without exact_target) that sometimes agrees an adjustment. Its tally
+    follows sections 9b and 9c on top of the rulebook's."""
+
+    def __init__(self, setup: Setup, seed: int, adjusting: bool) -> None:
+        super().__init__(with_muggins(setup), seed, after=check_tally)
+        self.choices = random.Random(seed + 2)
+        self.adjusting = adjusting
+        self.missed = 0
+        """The points (as counted) the last entry, a play called short, missed; else 0."""
+        self.lost: list[int] = []
+        """Each missed count nobody claimed: lost (the test checks a late claim is refused)."""
+        self.moved = 0
+        """Claims and adjustments since the last play: where they stand among the moves."""
+        self.claims = 0
+
+    def push(self, event: Event) -> None:
+        rng = self.choices
+        if isinstance(event, Play):
+            if self.adjusting and rng.random() < 0.03:
+                self._adjust(rng)
+                if self.winner is not None:
+                    return  # the adjustment won at once: nothing more is entered
+            entry = self._entry(event)
+            count = count_of([*self.plays, entry], self.rules.spinners, self.rules.spinner_counts)
+            points = count if count > 0 and count % 5 == 0 else 0
+            if points and rng.random() < 0.3:
+                event = replace(event, called=rng.randrange(points))
+            elif rng.random() < 0.2:
+                event = replace(event, called=points)
+        late = bool(self.lost) and not isinstance(event, Claim)
+        super().push(event)
+        if late:  # the entry after a missed count nobody claimed
+            self._late_claim()
+        if isinstance(event, Play) and self.missed:
+            players = len(self.setup.players)
+            side = self.rules.side_of[event.player]
+            opponents = [s for s in range(players) if self.rules.side_of[s] != side]
+            if rng.random() < 0.6:
+                self.claims += 1
+                self.push(Claim(rng.choice(opponents)))
+            else:
+                self.lost.append(self.missed)
+
+    def _entry(self, event: Play) -> RefPlay:
+        t = event.tile
+        if self.plays:
+            return (t.high, t.low, event.end)
+        return (t.low, t.high, None) if event.flipped else (t.high, t.low, None)
+
+    def _late_claim(self) -> None:
+        """A claim after the entry that followed a missed count is refused (rule call),
+        unless that entry is itself a play called short, whose count may be claimed."""
+        if self.missed:
+            self.lost.clear()
+            return
+        players = len(self.setup.players)
+        with pytest.raises(Refusal) as late:
+            check(self.game, Claim(self.choices.randrange(players)))
+        assert late.value.rule == ("game-over" if self.winner is not None else "call")
+        self.lost.clear()
+
+    def _adjust(self, rng: random.Random) -> None:
+        seat = rng.randrange(len(self.setup.players))
+        if self.rules.fives:
+            points = rng.choice((-3, -1, 1, 2, 4, 7))
+        else:
+            points = 5 * rng.choice((-4, -1, 1, 2, 3, 8))
+        self.push(Adjust(seat, points, "agreed at the table"))
+
+    def _tally(self, event: Event) -> None:
+        rules = self.rules
+        if isinstance(event, Claim):
+            # Section 9b: the claimant's side scores the missed points as a play's gain.
+            side = rules.side_of[event.player]
+            if self.missed >= rules.get_in:
+                self.entered[side] = True
+            points = self.gain(side, self.missed // 5 if rules.fives else self.missed)
+            self.scores[side] += points
+            self.moved += 1
+            if self.scores[side] == rules.target and side not in self.arrived:
+                self.arrived[side] = (self.hand_number, 0, self.played - 1, self.moved)
+            if points and rules.immediate and self.scores[side] >= rules.target:
+                self.winner, self.over = side, True
+            self.missed = 0
+            return
+        self.missed = 0
+        if isinstance(event, Adjust):
+            # Section 9c: no other rule looks at it; the win is checked as after a settlement.
+            self.scores[rules.side_of[event.player]] += event.points
+            self.moved += 1
+            best = max(self.scores)
+            top = [side for side, score in enumerate(self.scores) if score == best]
+            if rules.immediate and best >= rules.target and len(top) == 1:
+                self.winner, self.over = top[0], True
+            return
+        if isinstance(event, NewHand):
+            self.moved = 0
+        if not isinstance(event, Play):
+            super()._tally(event)
+            return
+        self.moved = 0
+        entry = self._entry(event)
+        count = count_of([*self.plays, entry], rules.spinners, rules.spinner_counts)
+        points = count if count > 0 and count % 5 == 0 else 0
+        if event.called is None or event.called >= points:
+            super()._tally(event)
+            return
+        # Called short: the play scores nothing, gets nobody in, and its points may be claimed.
+        self.plays.append(entry)
+        self.ref.play(*entry)
+        self.missed = points
+        self.played += 1
+        self.turn, self.passes = (event.player + 1) % len(self.setup.players), 0
+        if not self.hands[event.player]:
+            self.over, self.went_out = True, event.player
+
+
+@given(setup=setups(), seed=seeds)
+def test_calls_short_and_claims_score_as_the_tally_says(setup: Setup, seed: int) -> None:
+    """At a table that sometimes calls short and where an opponent sometimes claims, the
+    scores, the phase and the winner after every event are what a tally kept from sections
+    9b and 9c says; a missed count not claimed before the next entry is lost; the game
+    replays from its record to the same result."""
+    table = MugginsTable(setup, seed, adjusting=not setup.rules.exact_target)
+    game = table.play_game(max_hands=30)
+    output, ok = replay(json.dumps(write_record(game)))
+    assert ok
+    assert output == json.loads(json.dumps(replay_result(game)))
+    assert output["scores"] == dict(zip(setup.sides, table.scores, strict=True))
+    claimed = [s for hand in game.hands for s in hand.plays if s.claimed_by is not None]
+    assert len(claimed) == table.claims
+
+
+def test_the_muggins_table_calls_short_claims_and_adjusts() -> None:
+    """The property above sees what it is about: over a few games there are claims, lost
+    counts and adjustments."""
+    setup = Setup.create(["Ann", "Bob", "Cy"], "all-fives", {})
+    claims = lost = adjusted = 0
+    for seed in range(5):
+        table = MugginsTable(setup, seed, adjusting=True)
+        game = table.play_game(max_hands=30)
+        claims += table.claims
+        lost += sum(1 for h in game.hands for s in h.plays if s.missed and s.claimed_by is None)
+        adjusted += sum(1 for h in game.hands for m in h.moves if m.kind == "adjust")
+    assert claims > 5 and lost > 5 and adjusted > 2

@@ -15,7 +15,7 @@ def test_every_rule_id_has_an_anchor_and_plain_words_in_precedence_order() -> No
     for entry in book.refusals:
         assert entry.anchor == rule_anchor(entry.rule) == f"rule-{entry.rule}"
         assert str(entry.title) and str(entry.text).endswith(".")
-    assert len({str(entry.text) for entry in book.refusals}) == 14
+    assert len({str(entry.text) for entry in book.refusals}) == len(book.refusals)
 
 
 def test_without_a_game_every_preset_and_house_rule_is_described() -> None:
