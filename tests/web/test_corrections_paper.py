@@ -137,6 +137,8 @@ def test_the_sheet_adds_up_with_claims_in_the_plays_and_a_column_of_adjustments(
     assert re.search(r"Ann plays 30 adjusted 0 end 0 total 30", text)
     assert re.search(r"Bob plays 10 adjusted -10 end -15 total -15", text)
     assert adjusted_cells(page) == {"Ann": "0", "Bob": "-10"}
+    # The chart steps through the claim and the adjustment too, to the totals.
+    assert "Scores play by play over 1 hand: now Ann 30 and Bob -15" in text
     assert page.count('<th colspan="4" scope="colgroup" class="side-head">') == 2
     assert "Adj." in page
     assert "Muggins! hand 1, Ann on Bob's 6-3 (called 10, count 15): +15." in text
