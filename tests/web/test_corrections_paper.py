@@ -272,18 +272,18 @@ def test_the_board_says_a_count_called_short_a_claim_and_an_adjustment(app, clie
     missed = import_record(client, open_hand(3))
     assert board_news(board(app, client, missed)) == (
         "play",
-        "Count called short Bob played 6-3 on W: W 3 + E 12 = 15; Bob called 10: no score, "
+        "Last entry Bob played 6-3 on W: W 3 + E 12 = 15; Bob called 10: no score, "
         "Muggins! is open.",
     )
     claimed = import_record(client, open_hand(4))
     assert board_news(board(app, client, claimed)) == (
         "muggins",
-        "Muggins! Bob called 10, the count was 15: Ann's Muggins! +15.",
+        "Last entry Bob called 10, the count was 15: Ann's Muggins! +15.",
     )
     adjusted = import_record(client, open_hand(4, adjust=True))
     assert board_news(board(app, client, adjusted)) == (
         "adjust",
-        f"Adjusted Adjusted: Bob -10 ({REASON}).",
+        f"Last entry Adjusted: Bob -10 ({REASON}).",
     )
     played_on = import_record(client, open_hand(5))
     assert board_news(board(app, client, played_on)) is None
