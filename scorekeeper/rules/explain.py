@@ -97,6 +97,19 @@ def explain_all(game: Game) -> list[Explanation]:
     return _explain_pushing(Game(game.setup), game.events)
 
 
+def explain_last(game: Game) -> Explanation | None:
+    """How the game's last event was judged (None before any), as :func:`explain_all` gives
+    it, for the cost of the last hand alone (a fork rewound by one event)."""
+    if not game.events:
+        return None
+    replayed = game.fork()
+    last = replayed.events[-1]
+    replayed.rewind(len(replayed.events) - 1)
+    before = _Before(tuple(replayed.scores), _next_event_number(replayed))
+    replayed.push(last)
+    return _explain_pushed(replayed, before)
+
+
 def hand_spans(game: Game) -> list[range]:
     """Where each hand's events are in ``game.events``: hand 1's span first.
 

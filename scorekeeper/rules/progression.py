@@ -1,8 +1,9 @@
 """A game's score, side by side, after every play and every settlement: what its chart draws.
 
 Step 0 is the start (every side on 0); each play that goes down is a step (one that scores
-nothing too, so the steps count the game's plays), and so is each settlement that changes a
-score (one that changes nothing would only draw the line on). The
+nothing too, so the steps count the game's plays), and so is each Muggins! claim and each
+adjustment agreed at the table (RULES.md 9b, 9c) and each settlement that changes a score
+(one that changes nothing would only draw the line on). The
 scores are in the game's units (fives with house rule ``units: fives``), as the table shows.
 """
 
@@ -31,12 +32,12 @@ class Progression:
 
 
 def hand_steps(game: Game, hand: Hand) -> list[tuple[int, ...]]:
-    """The scores after each step of ``hand``: each play, then its settlement if that
-    changed a score."""
+    """The scores after each step of ``hand``: each play, claim and adjustment in the order
+    entered, then its settlement if that changed a score."""
     running = list(hand.scores_before)
     steps = []
-    for scored in hand.plays:
-        running[game.side_of(scored.player)] += scored.points
+    for move in hand.moves:
+        running[move.side] += move.points
         steps.append(tuple(running))
     if hand.settlement is not None and any(hand.settlement.changes):
         for side, change in enumerate(hand.settlement.changes):

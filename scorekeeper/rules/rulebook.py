@@ -248,6 +248,9 @@ class Rulebook:
     presets: tuple[PresetEntry, ...]
     house_rules: tuple[HouseRuleEntry, ...]
     refusals: tuple[RefusalRule, ...]
+    adjustments_title: Message = ADJUSTMENTS_TITLE
+    """Corrections agreed at the table (RULES.md 9c): every game may have them."""
+    adjustments_text: Message = ADJUSTMENTS_TEXT
 
     @property
     def differing(self) -> tuple[HouseRuleEntry, ...]:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import date
+from datetime import UTC, date, datetime
 
-from scorekeeper.rules.events import NewHand
+from scorekeeper.rules.events import Adjust, Claim, NewHand
+from scorekeeper.rules.gains import Voided
 from scorekeeper.rules.game import Game, Hand, HandResult
 from scorekeeper.rules.messages import Message, say, say_n
 from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, Preset, default_partners
@@ -58,6 +59,44 @@ class SheetHeader:
 
 
 @dataclass(frozen=True)
+class SheetAdjustment:
+    """An adjustment agreed at the table (RULES.md 9c), as the sheet lists it under the hands.
+
+    ``index`` is its place in ``game.events`` (from 0), by which the site finds when it was
+    entered; ``points`` are in the game's units (negative: a loss) for ``side``, the side of
+    the player ``player`` it names."""
+
+    hand: int
+    index: int
+    player: str
+    side: int
+    side_name: str
+    points: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class SheetClaim:
+    """A missed count claimed ("Muggins!", RULES.md 9b), as the sheet lists it.
+
+    ``claimant`` (of side ``side``) took from ``player``'s ``tile`` the count ``count`` that ``player`` called
+    ``called``; ``points`` is what the claim scored the claimant's side, in the game's units
+    (0 with ``voided``: get_in or exact_target). ``index`` is the claim's place in
+    ``game.events``."""
+
+    hand: int
+    index: int
+    claimant: str
+    side: int
+    player: str
+    tile: str
+    called: int
+    count: int
+    points: int
+    voided: Voided | None = None
+
+
+@dataclass(frozen=True)
 class SheetRow:
     """One hand on the sheet; every tuple has one entry per side, in side order.
 
@@ -80,6 +119,13 @@ class SheetRow:
     """How the leader was chosen, where the rules left it to the table and it was recorded
     (by lot, by the draw, at the table, by the highest double and its redraws); None after a
     domino, whose player leads by the rules."""
+    adjusted: tuple[int, ...] = ()
+    """What adjustments changed each side's score by in the hand (all 0 without any): with
+    them, ``plays``, ``settlement`` and ``adjusted`` add up to the change in ``totals``."""
+    adjustments: tuple[SheetAdjustment, ...] = ()
+    """The hand's adjustments, in the order entered."""
+    claims: tuple[SheetClaim, ...] = ()
+    """The hand's Muggins! claims, in the order entered (their points are in ``plays``)."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +141,21 @@ class Sheet:
     def winner_name(self) -> str | None:
         """The winning side's name, or None while nobody has won."""
         return None if self.winner is None else self.header.sides[self.winner]
+
+    @property
+    def adjustments(self) -> tuple[SheetAdjustment, ...]:
+        """Every adjustment of the game, in the order entered."""
+        return tuple(adjustment for row in self.rows for adjustment in row.adjustments)
+
+    @property
+    def claims(self) -> tuple[SheetClaim, ...]:
+        """Every Muggins! claim of the game, in the order entered."""
+        return tuple(claim for row in self.rows for claim in row.claims)
+
+    @property
+    def adjusted(self) -> bool:
+        """Whether any adjustment was entered: the sheet then has a column for them."""
+        return any(row.adjustments for row in self.rows)
 
 
 def _header(game: Game, played_on: date | None) -> SheetHeader:
@@ -167,9 +228,56 @@ def _chosen(game: Game, hand: Hand) -> Message | None:
     return _CHOSEN.get(chosen) if chosen is not None else None
 
 
+def _corrections(
+    game: Game, hand: Hand
+) -> tuple[tuple[SheetAdjustment, ...], tuple[SheetClaim, ...]]:
+    """The adjustments and the claims of ``hand``, each with its place in the game's events."""
+    adjustments: list[SheetAdjustment] = []
+    claims: list[SheetClaim] = []
+    starts = game.hand_starts
+    start = starts[hand.number - 1]
+    stop = starts[hand.number] if hand.number < len(starts) else len(game.events)
+    moves = iter(move for move in hand.moves if move.kind != "play")
+    for index in range(start, stop):
+        event = game.events[index]
+        if isinstance(event, Adjust):
+            move = next(moves)
+            adjustments.append(
+                SheetAdjustment(
+                    hand.number,
+                    index,
+                    game.players[move.seat],
+                    move.side,
+                    game.sides[move.side],
+                    move.points,
+                    move.reason,
+                )
+            )
+        elif isinstance(event, Claim):
+            move = next(moves)
+            scored = hand.plays[move.play]
+            claims.append(
+                SheetClaim(
+                    hand.number,
+                    index,
+                    game.players[move.seat],
+                    move.side,
+                    game.players[scored.player],
+                    str(scored.tile),
+                    scored.called or 0,
+                    scored.count,
+                    move.points,
+                    scored.claim_voided,
+                )
+            )
+    return tuple(adjustments), tuple(claims)
+
+
 def sheet_row(game: Game, hand: Hand, totals: tuple[int, ...]) -> SheetRow:
     """The row of ``hand``: who led, how it ended, each side's points, and ``totals`` after."""
     settled = hand.settlement
+    corrected = any(move.kind != "play" for move in hand.moves)
+    adjustments, claims = _corrections(game, hand) if corrected else ((), ())
     return SheetRow(
         number=hand.number,
         leader=hand.leader,
@@ -181,6 +289,9 @@ def sheet_row(game: Game, hand: Hand, totals: tuple[int, ...]) -> SheetRow:
         settlement=None if settled is None else settled.changes,
         totals=totals,
         chosen=_chosen(game, hand),
+        adjusted=game.adjusted(hand),
+        adjustments=adjustments,
+        claims=claims,
     )
 
 
@@ -261,6 +372,15 @@ def sheet_columns(sheet: Sheet) -> list[Message]:
                 say("%(side)s settlement in fives", side=side),
                 say("%(side)s total in fives", side=side),
             ]
+    if sheet.adjusted or sheet.claims:
+        # Only a game with corrections has these, after every column it always had: a reader
+        # of those finds them where they were, with the cells they had.
+        for side in sheet.header.sides:
+            if sheet.header.unit is None:
+                columns.append(say("%(side)s adjustments", side=side))
+            else:
+                columns.append(say("%(side)s adjustments in fives", side=side))
+        columns += [say("adjustments"), say("muggins")]
     return columns
 
 
@@ -276,20 +396,73 @@ def safe_cell(value: str | int) -> str | int:
     return value
 
 
-def sheet_csv(sheet: Sheet, words: Callable[[Message], str] = str) -> str:
+def utc_text(moment: datetime) -> str:
+    """A stored time (naive UTC, or aware) as data: ISO 8601 with a ``Z``,
+    "2026-11-22T10:05:00Z"."""
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(UTC).replace(tzinfo=None)
+    return moment.isoformat(timespec="seconds") + "Z"
+
+
+def adjustment_text(adjustment: SheetAdjustment, when: datetime | None = None) -> Message:
+    """An adjustment as a CSV cell says it: "Bob -10: drew while able to play
+    (2026-11-22T10:05:00Z)"."""
+    facts = {
+        "player": adjustment.player,
+        "points": f"{adjustment.points:+d}",
+        "reason": adjustment.reason,
+    }
+    if when is None:
+        return say("%(player)s %(points)s: %(reason)s", **facts)
+    return say("%(player)s %(points)s: %(reason)s (%(when)s)", when=utc_text(when), **facts)
+
+
+def claim_text(claim: SheetClaim) -> Message:
+    """A claim as a CSV cell says it: "Ann's Muggins! on Bob's 6-3 (called 10, count 15):
+    +15"."""
+    return say(
+        "%(claimant)s's Muggins! on %(player)s's %(tile)s (called %(called)s, count "
+        "%(count)s): %(points)s",
+        claimant=claim.claimant,
+        player=claim.player,
+        tile=claim.tile,
+        called=claim.called,
+        count=claim.count,
+        points=f"{claim.points:+d}",
+    )
+
+
+def sheet_csv(
+    sheet: Sheet,
+    words: Callable[[Message], str] = str,
+    times: Mapping[int, datetime] | None = None,
+) -> str:
     """The sheet's rows as CSV text; a hand not settled has empty settlement cells.
 
     The headings are said by ``words`` (in English unless the caller gives a language's); the
-    cells are data, the same in every language. The text cells hold players' names, so they
-    are neutralised (:func:`safe_cell`).
+    cells are data, the same in every language. The text cells hold players' names and the
+    reasons of adjustments, so they are neutralised (:func:`safe_cell`).
+
+    A game with adjustments or Muggins! claims has more columns after all the others: each
+    side's adjustments in the hand (so that plays, settlement and adjustments add up to the
+    change in the total), then the hand's adjustments in words with their reasons and, from
+    ``times`` (event index to when it was entered), their times, then its claims in words.
     """
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow([safe_cell(words(column)) for column in sheet_columns(sheet)])
+    corrected = sheet.adjusted or bool(sheet.claims)
+    when = times or {}
     for row in sheet.rows:
         cells: list[str | int] = [row.number, row.leader_name, str(row.ended)]
         for side in range(len(sheet.header.sides)):
             settled = "" if row.settlement is None else row.settlement[side]
             cells += [row.plays[side], settled, row.totals[side]]
+        if corrected:
+            cells += list(row.adjusted)
+            cells.append(
+                "; ".join(str(adjustment_text(a, when.get(a.index))) for a in row.adjustments)
+            )
+            cells.append("; ".join(str(claim_text(claim)) for claim in row.claims))
         writer.writerow([safe_cell(cell) for cell in cells])
     return out.getvalue()

@@ -52,6 +52,7 @@ class PlayerStanding:
     settled: int = 0
     pips_left: int = 0
     blocked_won: int = 0
+    muggins: int = 0
 
     @property
     def win_rate(self) -> int:
@@ -154,6 +155,12 @@ PLAYER_COLUMNS = (
         say("Blocked hands in which they held the fewest pips"),
         lambda r: r.blocked_won,
     ),
+    _player_column(
+        "muggins",
+        say("Muggins"),
+        say("Missed counts they claimed by crying Muggins!"),
+        lambda r: r.muggins,
+    ),
 )
 PLAYER_STATS = {column.name: column for column in PLAYER_COLUMNS}
 
@@ -250,6 +257,7 @@ def standings(games: Sequence[Played], roster: Mapping[str, str] = {}) -> Standi
             row.settled += facts.settled
             row.pips_left += seat_facts.pips_left
             row.blocked_won += seat_facts.blocked_won
+            row.muggins += seat_facts.muggins
             history = over_time.setdefault(name, [0] * number)
             history.append((history[-1] if history else 0) + won)
         for history in over_time.values():

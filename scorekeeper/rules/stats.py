@@ -6,7 +6,9 @@ name seats, not players, so renaming a player changes nothing here.
 
 Points are counted in points even in a game kept in fives (house rule ``units``): a play
 whose count of 15 scored 3 in fives counts 15, so games in fives and in points add up
-together in a club's standings.
+together in a club's standings. Points from plays are what each seat actually scored with
+them (house rule ``muggins``): a count called short scored nothing for its player, and the
+opponent who claimed it scored it.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from scorekeeper.rules.game import Game, Hand
 
 FACTS_FORMAT = 2
 """Changes whenever what :class:`GameFacts` holds or means changes, so stored copies of an
-older shape are computed again instead of read."""
+older shape are computed again instead of read. A field added with a default that every
+older game has (``muggins``: no game could claim before house rule muggins existed) does not
+change it: older copies read with the default."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +42,9 @@ class SeatFacts:
     out)."""
     blocked_won: int = 0
     """Blocked hands in which it held the fewest pips (alone, or sharing a split)."""
+    muggins: int = 0
+    """Missed counts it claimed ("Muggins!", house rule ``muggins``); their points are in
+    ``points``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,12 +118,16 @@ def game_facts(game: Game) -> GameFacts:
     settled = 0
     pips_left = [0] * seats
     blocked_won = [0] * seats
+    muggins = [0] * seats
     for hand in game.hands:
         for scored in hand.plays:
             gained = scored.points * per_point
             points[scored.player] += gained
             best[scored.player] = max(best[scored.player], gained)
             plays[scored.player] += 1
+            if scored.claimed_by is not None:
+                points[scored.claimed_by] += scored.claimed * per_point
+                muggins[scored.claimed_by] += 1
         if hand.went_out is not None and hand.result == "domino":
             dominoes[hand.went_out] += 1
         if hand.settlement is not None:
@@ -134,6 +145,7 @@ def game_facts(game: Game) -> GameFacts:
                 dominoes=dominoes[seat],
                 pips_left=pips_left[seat],
                 blocked_won=blocked_won[seat],
+                muggins=muggins[seat],
             )
             for seat in range(seats)
         ),

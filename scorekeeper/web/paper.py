@@ -18,6 +18,7 @@ from flask import Blueprint, Flask, Response, render_template, request, url_for
 from markupsafe import Markup, escape
 
 from scorekeeper.rules import Draw, Event, Game, Hand, NewHand, Pass, Play, Settle
+from scorekeeper.rules.events import Adjust, Claim
 from scorekeeper.rules.explain import Explanation, explain_all, explain_hand, hand_spans
 from scorekeeper.rules.messages import Message
 from scorekeeper.rules.notes import Note, referee_notes
@@ -36,6 +37,7 @@ from scorekeeper.rules.sheet import (
 from scorekeeper.web import languages
 from scorekeeper.web.bounded import Derived
 from scorekeeper.web.data.doors import DOORS, load_or_404
+from scorekeeper.web.data.entered import entry_times
 from scorekeeper.web.data.games import download_name, undone_events
 from scorekeeper.web.data.loaded import Door, Loaded
 from scorekeeper.web.languages import LANGUAGES, ngettext
@@ -172,6 +174,15 @@ def undone_summary(game: Game, event: Event) -> str:
         return _("%(player)s passed", player=name(event.player))
     if isinstance(event, NewHand):
         return _("%(player)s to lead the next hand", player=name(event.leader))
+    if isinstance(event, Claim):
+        return _("%(player)s's Muggins!", player=name(event.player))
+    if isinstance(event, Adjust):
+        return _(
+            "Adjusted: %(player)s %(points)s (%(reason)s)",
+            player=name(event.player),
+            points=f"{event.points:+d}",
+            reason=event.reason,
+        )
     return _("The settlement of the hand")
 
 
@@ -325,6 +336,12 @@ def log(door: str, key: str) -> str | tuple[str, int]:
         hands = [log_hand(game, shown)] if shown else []
         undone = undone_in_log(loaded, spans[shown - 1] if shown else range(0))
         pages = LogPages(shown, len(spans))
+    adjusted = [
+        entry.explanation.index
+        for hand in hands
+        for entry in hand.entries
+        if entry.explanation.kind == "adjust"
+    ]
     return render_template(
         "log.html",
         door=loaded.door,
@@ -333,6 +350,7 @@ def log(door: str, key: str) -> str | tuple[str, int]:
         undone=undone,
         opened=opened,
         pages=pages,
+        entered=entry_times(loaded.row, adjusted),
     )
 
 
@@ -453,6 +471,11 @@ def _score_sheet(loaded: Loaded) -> Sheet:
     return score_sheet(game, played_on(loaded), finished)
 
 
+def _adjustment_times(loaded: Loaded, paper: Sheet) -> dict[int, datetime]:
+    """When each adjustment on the sheet was entered, by its index in the game's events."""
+    return entry_times(loaded.row, [adjustment.index for adjustment in paper.adjustments])
+
+
 @bp.get(f"/{DOORS}/<key:key>/sheet")
 def sheet(door: str, key: str) -> str | tuple[str, int]:
     """The printable score sheet: header, one row per hand, the winner and the tallies.
@@ -473,6 +496,7 @@ def sheet(door: str, key: str) -> str | tuple[str, int]:
             tallies=tallies,
             game=loaded.game,
             sheet_lang=code,
+            entered=_adjustment_times(loaded, paper),
         )
 
 
@@ -487,7 +511,8 @@ def sheet_as_csv(door: str, key: str) -> Response | tuple[str, int]:
         return _no_such_language()
     with in_language(code):
         # Headings in the page's language, cells as the engine writes them (English).
-        body = sheet_csv(_score_sheet(loaded), languages.said)
+        paper = _score_sheet(loaded)
+        body = sheet_csv(paper, languages.said, _adjustment_times(loaded, paper))
     response = Response(body, mimetype="text/csv")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="{download_name(loaded.row)}-sheet.csv"'

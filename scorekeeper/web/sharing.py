@@ -24,7 +24,9 @@ from flask import (
 from markupsafe import Markup
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper.rules import MalformedInput, Tile, parse_tile
+from scorekeeper.rules import Game, MalformedInput, Play, Tile, parse_tile
+from scorekeeper.rules.events import Adjust, Claim
+from scorekeeper.rules.explain import Explanation, explain_last
 from scorekeeper.rules.tiles import stored_tile
 from scorekeeper.web import languages, network, rendered
 from scorekeeper.web.bounded import capacity_setting
@@ -112,6 +114,22 @@ def share_panel(door: Door) -> SharePanel:
         Link(edit, qr_svg(edit, _("QR code of the edit link"))),
         only_here,
     )
+
+
+@bp.app_template_global()
+def board_news(game: Game) -> Explanation | None:
+    """What the board says of the last entry beyond the last play, in the log's words: a
+    count called short ("Bob called 10: no score, Muggins! is open"), a Muggins! claim ("Bob
+    called 10, the count was 15: Ann's Muggins! +15") or an adjustment ("Adjusted: Bob -10
+    (drew while able to play)"); None after anything else."""
+    if not game.events:
+        return None
+    last = game.events[-1]
+    hand = game.hand
+    missed = isinstance(last, Play) and hand is not None and bool(hand.plays[-1].missed)
+    if not (missed or isinstance(last, (Claim, Adjust))):
+        return None
+    return explain_last(game)
 
 
 def _picked() -> Tile | None:

@@ -11,9 +11,11 @@ import io
 import json
 from collections.abc import Sequence
 
+from scorekeeper.rules.game import Game
 from scorekeeper.rules.record import write_record
-from scorekeeper.rules.sheet import safe_cell, score_sheet
+from scorekeeper.rules.sheet import Sheet, adjustment_text, safe_cell, score_sheet
 from scorekeeper.web.data import games
+from scorekeeper.web.data.entered import entry_times
 from scorekeeper.web.data.models import GameRow
 from scorekeeper.web.languages import lazy_gettext as _l
 
@@ -32,21 +34,49 @@ CSV_COLUMNS = (
 settlement cell is empty while a hand is not settled; ``units`` is points or fives. The
 headings are said in the reader's language; the cells are data, the same in every language."""
 
+CORRECTION_COLUMNS = (
+    _l("adjustments"),
+    _l("adjustment reasons"),
+    _l("muggins claims"),
+)
+"""After the others, only when a game of the export has adjustments or Muggins! claims
+(RULES.md 9b, 9c): what adjustments changed the side's score by in the hand (points from
+plays, settlement and adjustments then add up to the change in the score), each adjustment
+of the side in words with its reason and when it was entered, and how many missed counts
+the side claimed (their points are in the points from plays)."""
+
 
 def oldest_first(rows: Sequence[GameRow]) -> list[GameRow]:
     """The games in the order they were started."""
     return sorted(rows, key=lambda row: (row.created_at, row.id))
 
 
+def _corrected(sheet: Sheet) -> bool:
+    return sheet.adjusted or bool(sheet.claims)
+
+
 def club_csv(rows: Sequence[GameRow]) -> str:
-    """Every hand of every game, one row per side (names neutralised for spreadsheets), under
-    headings in the reader's language."""
+    """Every hand of every game, one row per side (names and reasons neutralised for
+    spreadsheets), under headings in the reader's language.
+
+    The columns a game without corrections has are always the same; the export has
+    :data:`CORRECTION_COLUMNS` after them only when one of its games has an adjustment or a
+    claim, so a club that never uses them exports what it always did."""
+    played: list[tuple[GameRow, Game, Sheet]] = []
+    for row in oldest_first(rows):
+        game = games.replay(row)
+        played.append((row, game, score_sheet(game)))
+    corrected = any(_corrected(sheet) for _row, _game, sheet in played)
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow([str(heading) for heading in CSV_COLUMNS])
-    for number, row in enumerate(oldest_first(rows), 1):
-        game = games.replay(row)
-        sheet = score_sheet(game)
+    headings = CSV_COLUMNS + CORRECTION_COLUMNS if corrected else CSV_COLUMNS
+    writer.writerow([str(heading) for heading in headings])
+    for number, (row, game, sheet) in enumerate(played, 1):
+        times = (
+            entry_times(row, [adjustment.index for adjustment in sheet.adjustments])
+            if sheet.adjusted
+            else {}
+        )
         units = "fives" if game.rules.in_fives else "points"
         players = ", ".join(game.players)
         for hand in sheet.rows:
@@ -63,6 +93,18 @@ def club_csv(rows: Sequence[GameRow]) -> str:
                     hand.totals[side],
                     units,
                 ]
+                if corrected:
+                    reasons = [
+                        str(adjustment_text(adjustment, times.get(adjustment.index)))
+                        for adjustment in hand.adjustments
+                        if adjustment.side == side
+                    ]
+                    claimed = sum(1 for claim in hand.claims if claim.side == side)
+                    cells += [
+                        hand.adjusted[side],
+                        "; ".join(reasons),
+                        claimed,
+                    ]
                 writer.writerow([safe_cell(cell) for cell in cells])
     return out.getvalue()
 

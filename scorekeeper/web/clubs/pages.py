@@ -32,6 +32,8 @@ from scorekeeper.rules.standings import (
     PAIR_STATS,
     PLAYER_COLUMNS,
     PLAYER_STATS,
+    Column,
+    Standings,
     sort_rows,
     standings,
 )
@@ -141,7 +143,7 @@ def _club_page(door: ClubDoor) -> tuple[str, int]:
         table=table,
         players=sort_rows(table.players, PLAYER_STATS, sort),
         pairs=sort_rows(table.pairs, PAIR_STATS, pair_sort),
-        player_columns=PLAYER_COLUMNS,
+        player_columns=shown_columns(table),
         pair_columns=PAIR_COLUMNS,
         sort=sort,
         pair_sort=pair_sort,
@@ -153,6 +155,15 @@ def _club_page(door: ClubDoor) -> tuple[str, int]:
         score_line=score_line,
     )
     return page, 200
+
+
+def shown_columns(table: Standings) -> tuple[Column, ...]:
+    """The standings' columns: the "Muggins" column (claims won, house rule muggins) only once
+    somebody has claimed a missed count, so a club that does not play it sees no column of
+    noughts."""
+    if any(player.muggins for player in table.players):
+        return PLAYER_COLUMNS
+    return tuple(column for column in PLAYER_COLUMNS if column.name != "muggins")
 
 
 def figure(value: object) -> str:
