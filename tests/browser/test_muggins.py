@@ -50,13 +50,14 @@ def _taps_for_a_hand(page: Page, base: str, rules: dict[str, str]) -> tuple[int,
         entry.enter(event)
         hand = entry.shadow.hand
         last = hand.plays[-1] if hand is not None and hand.plays else None
-        if muggins and isinstance(event, Play) and last is not None and last.count % 5 == 0:
-            if last.count:
-                scoring += 1
-                # The right call is already pressed, in view, beside the tray.
-                pressed = page.locator('.call-strip button[aria-pressed="true"]')
-                expect(pressed).to_have_attribute("data-called", str(last.count))
-                assert not outside_screen(pressed), outside_screen(pressed)
+        scores = last is not None and last.count > 0 and last.count % 5 == 0
+        if muggins and isinstance(event, Play) and scores:
+            assert last is not None
+            scoring += 1
+            # The right call is already pressed, in view, beside the tray.
+            pressed = page.locator('.call-strip button[aria-pressed="true"]')
+            expect(pressed).to_have_attribute("data-called", str(last.count))
+            assert not outside_screen(pressed), outside_screen(pressed)
     table.expect_scores(game.sides, game.scores)
     if muggins:
         assert scoring, "the hand should have scoring plays"

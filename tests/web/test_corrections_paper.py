@@ -11,7 +11,6 @@ import re
 from html import unescape
 from typing import Any
 
-import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select
@@ -305,11 +304,6 @@ def test_the_rules_pages_explain_adjustments_and_calling_the_count(client):
     assert 'href="#adjustments"' in get(client, "/rules")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the new-game form's fields are declared one by one (web/table/forms.py, "
-    "_new_game_form.html): muggins is not among them yet",
-)
 def test_a_new_game_and_a_clubs_defaults_offer_muggins(client):
     form = next(f for f in read_forms(get(client, "/games/new")) if f.action == "/games/new")
     assert form.values["muggins"] == "no"
