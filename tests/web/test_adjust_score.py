@@ -97,3 +97,13 @@ def test_a_watch_link_cannot_adjust(client):
     response = client.post(f"/games/{watch_key}/adjust", data=data)
     assert response.status_code == 404
     assert table.scores() == {"Ann": 10, "Bob": 0}
+
+
+def test_the_hand_list_adds_an_adjustment_to_the_hand(client):
+    table = started(client)
+    table.play("5-5")
+    _, data = adjust_form(table)
+    data.update(side="0", way="down", points="15", reason="misdeal")
+    table.client.post(f"{table.url}/adjust", data=data)
+    page = unescape(table.page())
+    assert "Ann: 10 in play, -15 adjusted → -5" in page

@@ -81,11 +81,16 @@ class HandSummary:
     play_points: tuple[int, ...]
     settlement: tuple[int, ...]
     scores: tuple[int, ...]
+    adjusted: tuple[int, ...] = ()
+    """What adjustments agreed at the table changed each side's score by in the hand."""
 
     @property
     def points(self) -> tuple[int, ...]:
-        """What each side made of the hand: its plays and its settlement together."""
-        return tuple(p + s for p, s in zip(self.play_points, self.settlement, strict=True))
+        """What each side made of the hand: its plays, adjustments and settlement together."""
+        adjusted = self.adjusted or (0,) * len(self.play_points)
+        return tuple(
+            p + a + s for p, a, s in zip(self.play_points, adjusted, self.settlement, strict=True)
+        )
 
 
 @dataclass(frozen=True)
@@ -656,11 +661,13 @@ class TableView:
 
     @property
     def hand_tally(self) -> list[tuple[str, int]]:
-        """Each side and the points it has made by plays in the current hand so far."""
+        """Each side and the points it has made in the current hand so far: by plays and
+        claims, and adjustments agreed at the table."""
         hand, game = self.hand, self.game
         if hand is None or self.phase == "lead":
             return [(side, 0) for side in game.sides]
-        return list(zip(game.sides, game.play_points(hand), strict=True))
+        made = zip(game.play_points(hand), game.adjusted(hand), strict=True)
+        return list(zip(game.sides, (p + a for p, a in made), strict=True))
 
     @property
     def last_points(self) -> int | None:
@@ -854,6 +861,7 @@ def hand_summaries(game: Game) -> tuple[HandSummary, ...]:
             game.play_points(hand),
             hand.settlement.changes if hand.settlement else (0,) * sides,
             game.scores_after(hand),
+            game.adjusted(hand),
         )
 
     def add(rows: tuple[HandSummary, ...], hand: Hand) -> tuple[HandSummary, ...]:
