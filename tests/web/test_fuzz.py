@@ -18,11 +18,29 @@ KEYISH = st.one_of(
 DOOR = st.sampled_from(["games", "watch"])
 TAIL = st.sampled_from(
     ["", "/play", "/draw", "/pass", "/undo", "/settle", "/lead", "/turn", "/live", "/board",
-     "/log", "/rules", "/sheet", "/sheet.csv", "/record.json", "/../new", "/%00"]
+     "/log", "/rules", "/sheet", "/sheet.csv", "/record.json", "/../new", "/%00", "/call",
+     "/muggins", "/adjust"]
 )  # fmt: skip
 FIELDS = st.dictionaries(
     st.sampled_from(
-        ["version", "tile", "end", "how", "leader", "among", "held-0", "drawn-1", "key", "west"]
+        [
+            "version",
+            "tile",
+            "end",
+            "how",
+            "leader",
+            "among",
+            "held-0",
+            "drawn-1",
+            "key",
+            "west",
+            "called",
+            "claimant",
+            "side",
+            "way",
+            "points",
+            "reason",
+        ]
     ),
     st.text(max_size=30),
     max_size=5,

@@ -77,7 +77,8 @@ def served(make_app: Callable[..., Flask]) -> tuple[FlaskClient, list[str]]:
     club = client.post("/clubs/new", data=club_form.data(name="C"))
     assert club.status_code == 303
     club_path = club.headers["Location"]
-    tails = ["play", "draw", "pass", "undo", "redo", "settle", "lead", "turn", "rematch", "delete"]
+    tails = ["play", "draw", "pass", "undo", "redo", "settle", "lead", "turn", "rematch", "delete",
+             "call", "muggins", "adjust"]  # fmt: skip
     posts = [
         "/games/new",
         "/games/import",

@@ -6,6 +6,10 @@ from __future__ import annotations
 import re
 from html import unescape
 
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from tests.web.webforms import press, read_forms
 from tests.web.webtable import Table, side_scores, started
 
@@ -135,3 +139,41 @@ def test_without_the_house_rule_there_is_no_call(client):
     refused = table.post("call", {"called": "5"})
     assert refused.status_code == 422
     assert table.scores() == {"Ann": 10, "Bob": 0}
+
+
+VALUES = st.one_of(
+    st.integers(min_value=-(10**6), max_value=10**6).map(str),
+    st.text(max_size=12),
+    st.sampled_from(["", "0", "5", "10", "15", "1", "7", "-1", "1e3", "٣", " 5 "]),
+)
+
+
+@pytest.fixture
+def missed(client) -> Table:
+    """A game of three with muggins, Ann's lead 5-5 called 5: Muggins! is open."""
+    table = muggins_game(client, ("Ann", "Bob", "Cy"))
+    table.play("5-5")
+    table.post("call", {"called": "5"})
+    return table
+
+
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    action=st.sampled_from(["call", "muggins", "adjust"]),
+    fields=st.dictionaries(
+        st.sampled_from(["called", "claimant", "side", "way", "points", "reason", "version"]),
+        VALUES,
+        max_size=5,
+    ),
+)
+def test_no_call_claim_or_adjustment_form_is_a_500_or_half_saved(missed, action, fields):
+    before = (missed.version(), missed.scores())
+    data = {"version": str(before[0]), **fields}
+    response = missed.client.post(f"{missed.url}/{action}", data=data)
+    assert response.status_code < 500, (action, fields)
+    if response.status_code != 303:
+        assert (missed.version(), missed.scores()) == before, (action, fields)
+    else:  # an entry went in: undo it, so every example starts from the missed call
+        missed.post("undo", {}) if action != "call" else missed.post("call", {"called": "5"})
