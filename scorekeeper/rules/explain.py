@@ -298,6 +298,18 @@ def _tiles(count: int) -> Message:
     return say_n("%(count)s tile", "%(count)s tiles", count)
 
 
+def _wins_at_once(game: Game, side: int) -> Message:
+    """ "Ann 250 >= 250: wins at once (house rule win_check: immediate); the hand stops
+    unsettled": what an entry that won during play says last."""
+    return say(
+        "%(side)s %(score)s >= %(target)s: wins at once (%(rule)s); the hand stops unsettled",
+        side=game.sides[side],
+        score=game.scores[side],
+        target=game.rules.target,
+        rule=_house("win_check", "immediate"),
+    )
+
+
 def _shows(end: str, pips: int) -> Message:
     """What an open end shows: "W shows 6"."""
     return say("%(end)s shows %(pips)s", end=end, pips=pips)
@@ -606,16 +618,7 @@ def _play(
             )
         )
     if game.winner is not None:
-        steps.append(
-            say(
-                "%(side)s %(score)s >= %(target)s: wins at once (%(rule)s); "
-                "the hand stops unsettled",
-                side=team,
-                score=game.scores[side],
-                target=game.rules.target,
-                rule=_house("win_check", "immediate"),
-            )
-        )
+        steps.append(_wins_at_once(game, side))
     elif hand.result == "domino":
         steps.append(
             say("%(player)s played their last tile and dominoed: the hand is over", player=name)
@@ -759,16 +762,7 @@ def _claim(
         lines.append(gain)
     lines.append(say("%(side)s: %(score)s", side=team, score=game.scores[side]))
     if game.winner is not None:
-        lines.append(
-            say(
-                "%(side)s %(score)s >= %(target)s: wins at once (%(rule)s); "
-                "the hand stops unsettled",
-                side=team,
-                score=game.scores[side],
-                target=game.rules.target,
-                rule=_house("win_check", "immediate"),
-            )
-        )
+        lines.append(_wins_at_once(game, side))
     return summary, tuple(lines)
 
 
@@ -794,17 +788,7 @@ def _adjust(
         ),
     ]
     if game.winner is not None:
-        winner = game.sides[game.winner]
-        lines.append(
-            say(
-                "%(side)s %(score)s >= %(target)s: wins at once (%(rule)s); "
-                "the hand stops unsettled",
-                side=winner,
-                score=game.scores[game.winner],
-                target=game.rules.target,
-                rule=_house("win_check", "immediate"),
-            )
-        )
+        lines.append(_wins_at_once(game, game.winner))
     elif game.rules.win_check == "end-of-hand" and max(game.scores) >= game.rules.target:
         lines.append(
             say(

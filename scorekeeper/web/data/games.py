@@ -672,12 +672,18 @@ def turn_lead(edit_key: str, expected_version: int, west: int) -> Loaded:
         after = game.rewind(index)[1:]
         for event in (turned, *after):
             game.push(event)
-        stored = db.session.scalars(
-            select(EventRow).where(EventRow.game_id == row.id, _LIVE, EventRow.seq == index + 1)
-        ).one()
-        stored.data = stored_event(turned)[1]
+        _rewrite(row, index, turned)
         _count_change(row, game)
     return _loaded(row, game, EDIT, change.version)
+
+
+def _rewrite(row: GameRow, index: int, event: Event) -> None:
+    """Write ``event`` over the live stored event at ``index`` of the game (from 0): an entry
+    that amends one already made (the lead turned round, a call changed) keeps its place."""
+    stored = db.session.scalars(
+        select(EventRow).where(EventRow.game_id == row.id, _LIVE, EventRow.seq == index + 1)
+    ).one()
+    stored.data = stored_event(event)[1]
 
 
 def change_call(edit_key: str, expected_version: int, called: int) -> Loaded:
@@ -700,10 +706,7 @@ def change_call(edit_key: str, expected_version: int, called: int) -> Loaded:
         game = change.game = known.fork()
         game.rewind(index)
         game.push(amended)
-        stored = db.session.scalars(
-            select(EventRow).where(EventRow.game_id == row.id, _LIVE, EventRow.seq == index + 1)
-        ).one()
-        stored.data = stored_event(amended)[1]
+        _rewrite(row, index, amended)
         _count_change(row, game)
     return _loaded(row, game, EDIT, change.version)
 

@@ -63,7 +63,7 @@ from scorekeeper.web.table.forms import (
     TurnForm,
 )
 from scorekeeper.web.table.held import MAX_TICKED, held_of
-from scorekeeper.web.table.view import table_view, undo_label
+from scorekeeper.web.table.view import Where, table_view, undo_label
 
 _rng = random.SystemRandom()
 """Draws by lot (the leader of a hand) from the operating system's randomness."""
@@ -139,16 +139,11 @@ def _choose(loaded: Loaded, form: PlayForm) -> Answer:
     return render_table(table_view(loaded, chosen_number=number))
 
 
-@bp.post("/games/<key:key>/turn")
-@route(entry=True, changes_game=True)
-def turn_lead(key: str) -> Answer:
-    """Turn the lead tile round (which half faces W), until the hand's second tile is played."""
-    loaded = load_table(key)
-    form = TurnForm()
-    if not form.validate() or form.west_wanted > loaded.game.rules.tile_set.top:
-        return incomplete(loaded)
+def _amended(key: str, amend: Callable[[], Loaded], where: Where) -> Loaded | tuple[str, int]:
+    """An entry that amends the last ones (the lead turned round, a call changed): the game
+    after ``amend``, or the table as it is with why nothing was changed."""
     try:
-        after = games.turn_lead(key, form.seen, form.west_wanted)
+        return amend()
     except NotFound:
         abort(404, description=NO_GAME)
     except Stale:
@@ -157,7 +152,21 @@ def turn_lead(key: str) -> Answer:
         notice = _("%(why)s Nothing was changed.", why=why_text(why))
         return render_table(table_view(load_table(key), notice=notice, notice_kind="refused"), 422)
     except Refusal as refusal:
-        return refuse(load_table(key), refusal, "picker")
+        return refuse(load_table(key), refusal, where)
+
+
+@bp.post("/games/<key:key>/turn")
+@route(entry=True, changes_game=True)
+def turn_lead(key: str) -> Answer:
+    """Turn the lead tile round (which half faces W), until the hand's second tile is played."""
+    loaded = load_table(key)
+    form = TurnForm()
+    if not form.validate() or form.west_wanted > loaded.game.rules.tile_set.top:
+        return incomplete(loaded)
+    west = form.west_wanted
+    after = _amended(key, lambda: games.turn_lead(key, form.seen, west), "picker")
+    if not isinstance(after, Loaded):
+        return after
     layout = after.game.hand.layout if after.game.hand else None
     assert layout is not None and layout.lead is not None
     west, east = layout.arms["W"].base, layout.arms["E"].base
@@ -186,17 +195,9 @@ def call(key: str) -> Answer:
         return stale
     called = form.called.data
     assert called is not None
-    try:
-        after = games.change_call(key, form.seen, called)
-    except NotFound:
-        abort(404, description=NO_GAME)
-    except Stale:
-        return render_table(table_view(load_table(key), notice=STALE, notice_kind="stale"), 409)
-    except CannotTurn as why:
-        notice = _("%(why)s Nothing was changed.", why=why_text(why))
-        return render_table(table_view(load_table(key), notice=notice, notice_kind="refused"), 422)
-    except Refusal as refusal:
-        return refuse(load_table(key), refusal, "call")
+    after = _amended(key, lambda: games.change_call(key, form.seen, called), "call")
+    if not isinstance(after, Loaded):
+        return after
     # The call strip says what was called; the flash by the scoreboard what it scored.
     return done(after, entered=True)
 
