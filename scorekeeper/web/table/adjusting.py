@@ -1,7 +1,7 @@
 """Adjusting a score: a correction the table agreed (RULES.md 9c), on a page of its own.
 
 A penalty for drawing while able to play, a misdeal, a score agreed by hand: the referee
-cannot see these, so the scorekeeper enters them with their reason. The table's "±" link
+cannot see these, so the scorekeeper enters them with their reason. The table's "± Adjust" link
 (edit link only: the form posts to the edit key) opens this page; the form is a plain POST
 that comes back to the table, so it works without JavaScript, and it carries the game's
 version like every entry, so a page that fell behind adjusts nothing.
