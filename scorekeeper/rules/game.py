@@ -920,6 +920,8 @@ class Game:
             )
         if not isinstance(last, Play) or scored is None or not scored.missed:
             lost = _last_missed(hand)
+            if lost is None and hand is not None and not hand.plays and len(self.hands) > 1:
+                lost = _last_missed(self.hands[-2])  # lost with the hand's settlement
             if lost is not None:
                 raise IllegalEntry(
                     "call",

@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.rules import Claim, Game, Play, tile
+from scorekeeper.rules import Claim, Game, NewHand, Play, tile
 from scorekeeper.rules.record import read_record, write_record
 from tests.rules.helpers import (
     DUO_DOMINO_OPTIONS,
@@ -390,6 +390,10 @@ def test_a_claim_after_the_hands_settlement_is_refused() -> None:
     game = game_of(duo(called={8: 0}))
     assert game.phase == "lead"
     assert "were lost" in refused(game, Claim(1))
+    # Nor once the next hand is led (the app begins it with the settlement of a domino).
+    assert game.next_leader is not None
+    game.push(NewHand(game.next_leader))
+    assert "the 15 points Ann missed with 6-5 were lost" in refused(game, Claim(1))
 
 
 def test_a_claim_with_no_missed_call_is_refused() -> None:
