@@ -34,6 +34,7 @@ from scorekeeper.rules.events import (
     Play,
     Settle,
 )
+from scorekeeper.rules.gains import in_units
 from scorekeeper.rules.game import Game, Hand, Reached, Scored
 from scorekeeper.rules.layout import Layout, Placed
 from scorekeeper.rules.messages import Fact, Message, say, say_list, say_n
@@ -735,8 +736,15 @@ def _claim(
             **facts,
         ),
     ]
+    # The claim as the play it takes over: its count, what it earned and what it scored.
     voided = Scored(
-        claim.player, scored.tile, scored.end, scored.count, scored.claimed, scored.claim_voided
+        claim.player,
+        scored.tile,
+        scored.end,
+        scored.count,
+        scored.claimed,
+        scored.claim_voided,
+        in_units(scored.missed, game.rules),
     )
     gain = gain_step(game, voided, before.scores[side])
     if scored.claim_voided == "not-in":

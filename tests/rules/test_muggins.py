@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.rules import Claim, Game, NewHand, Play, tile
+from scorekeeper.rules.explain import explain
 from scorekeeper.rules.record import read_record, write_record
 from tests.rules.helpers import (
     DUO_DOMINO_OPTIONS,
@@ -189,6 +190,8 @@ def test_a_claim_that_would_pass_an_exact_target_scores_nothing() -> None:
     assert claimed.scores == [0, 0]
     scored = claimed.hands[0].plays[-1]
     assert (scored.claimed_by, scored.claimed, scored.claim_voided) == (0, 0, "overshoot")
+    why = explain(claimed, len(claimed.events) - 1)
+    assert "total 15: 0 + 15 = 15 would pass 10" in [str(line) for line in why.lines][2]
     result = result_of(data)
     assert result["scores"] == {"Ann": 0, "Bob": -15}
     assert result["winner"] is None
