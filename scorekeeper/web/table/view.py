@@ -34,6 +34,7 @@ from scorekeeper.rules.entering import (
     undo_steps,
 )
 from scorekeeper.rules.explain import count_line, settled_lines
+from scorekeeper.rules.gains import play_points
 from scorekeeper.rules.messages import Message
 from scorekeeper.rules.tiles import TileSet
 from scorekeeper.rules.wording import partnership, signed
@@ -473,7 +474,7 @@ class TableView:
             claimant = None
         else:
             return None
-        points = scored.count if scored.count % 5 == 0 else 0
+        points = play_points(scored.count)
         if not points:
             return None
         called = scored.called if scored.called is not None else points
