@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal, get_args
+from typing import Literal, TypeGuard, get_args
 
 from scorekeeper.rules.tiles import Tile
+
+
+def is_whole(value: object, least: int | None = None) -> TypeGuard[int]:
+    """Whether ``value`` is a whole number (a bool is not one), at least ``least`` if given:
+    the form of every count, seat and score an event holds."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return False
+    return least is None or value >= least
+
 
 Held = int | tuple[Tile, ...]
 """What a player still holds at the end of a hand: a pip total, or the tiles themselves."""

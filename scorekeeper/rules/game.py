@@ -31,6 +31,7 @@ from scorekeeper.rules.events import (
     Pass,
     Play,
     Settle,
+    is_whole,
 )
 from scorekeeper.rules.gains import Voided, gets_in, play_gain, play_points, starts_in
 from scorekeeper.rules.layout import Layout, is_arm_name, not_an_end
@@ -428,7 +429,7 @@ class Game:
         return self.setup.players[seat]
 
     def _check_seat(self, seat: object) -> None:
-        if isinstance(seat, bool) or not isinstance(seat, int):
+        if not is_whole(seat):
             raise MalformedInput(say("%(seat)s is not a seat.", seat=repr(seat)))
         if not 0 <= seat < len(self.setup.players):
             raise MalformedInput(say("There is no seat %(seat)s at this table.", seat=seat + 1))
@@ -573,7 +574,7 @@ class Game:
             not isinstance(play.end, str) or not is_arm_name(play.end, tiles.top)
         ):
             raise MalformedInput(not_an_end(repr(play.end), play.end, tiles))
-        if play.called is not None and not _whole(play.called, 0):
+        if play.called is not None and not is_whole(play.called, 0):
             raise MalformedInput(
                 say(
                     "A call is the points its player called, a whole number from 0 up "
@@ -680,7 +681,7 @@ class Game:
         return fits[0]
 
     def _check_draw(self, draw: Draw) -> None:
-        if isinstance(draw.count, bool) or not isinstance(draw.count, int) or draw.count < 1:
+        if not is_whole(draw.count, 1):
             raise MalformedInput(
                 say("A draw takes 1 or more tiles, not %(given)s.", given=repr(draw.count))
             )
@@ -749,7 +750,7 @@ class Game:
                 )
             )
         redraws = new.redraws
-        if isinstance(redraws, bool) or not isinstance(redraws, int) or redraws < 0:
+        if not is_whole(redraws, 0):
             raise MalformedInput(
                 say("Redraws are a whole number from 0 up, not %(given)s.", given=repr(redraws))
             )
@@ -972,7 +973,7 @@ class Game:
         """An adjustment agreed at the table (RULES.md 9c)."""
         self._check_seat(adjust.player)
         points, in_fives = adjust.points, self.rules.in_fives
-        if not _whole(points) or points == 0:
+        if not is_whole(points) or points == 0:
             raise MalformedInput(
                 say(
                     "An adjustment changes a score by a whole number other than 0 "
@@ -1311,13 +1312,6 @@ def _by_action(action: Turn, *, play: Message, draw: Message, pass_: Message) ->
     if action == "draw":
         return draw
     return pass_
-
-
-def _whole(value: object, least: int | None = None) -> bool:
-    """Whether ``value`` is a whole number (not a bool), at least ``least`` if given."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        return False
-    return least is None or value >= least
 
 
 def _last_missed(hand: Hand | None) -> Scored | None:

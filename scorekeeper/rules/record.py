@@ -25,6 +25,7 @@ from scorekeeper.rules.events import (
     Pass,
     Play,
     Settle,
+    is_whole,
 )
 from scorekeeper.rules.game import Game, Hand, Scored
 from scorekeeper.rules.layout import is_arm_name, not_an_end
@@ -54,10 +55,6 @@ _SPELLINGS = {f"{a}-{b}": (tile(a, b), a < b) for a in range(7) for b in range(7
 def _unknown_key(obj: Mapping[str, object], allowed: tuple[str, ...]) -> str | None:
     """The first field of ``obj`` not in ``allowed``, or None."""
     return next((key for key in obj if key not in allowed), None)
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def parse_event(obj: object, setup: Setup) -> Event:
@@ -110,7 +107,7 @@ def parse_event(obj: object, setup: Setup) -> Event:
         if end is not None and (not isinstance(end, str) or not is_arm_name(end, tiles.top)):
             raise MalformedInput(not_an_end(json.dumps(end), end, tiles))
         called = obj.get("called")
-        if "called" in obj and not (_whole(called) and isinstance(called, int) and called >= 0):
+        if "called" in obj and not is_whole(called, 0):
             raise MalformedInput(
                 say(
                     '"called" is the points the player called, a whole number from 0 up '
@@ -121,7 +118,7 @@ def parse_event(obj: object, setup: Setup) -> Event:
         return Play(seat, played, end, flipped, called)
     if action == "draw":
         count = obj["draw"]
-        if not _whole(count) or count < 1:
+        if not is_whole(count, 1):
             raise MalformedInput(
                 say(
                     '"draw" is how many tiles were drawn, 1 or more; not %(given)s.',
@@ -141,7 +138,7 @@ def parse_event(obj: object, setup: Setup) -> Event:
         return Claim(seat)
     if action == "adjust":
         points = obj["adjust"]
-        if not _whole(points):
+        if not is_whole(points):
             raise MalformedInput(
                 say(
                     '"adjust" is the points the side gains, a whole number (below 0: a loss); '
@@ -181,7 +178,7 @@ def parse_remaining(obj: object, setup: Setup) -> dict[int, Held]:
     parsed: dict[int, Held] = {}
     for name, value in obj.items():
         seat = setup.seat_of(name)
-        if _whole(value):
+        if is_whole(value):
             parsed[seat] = value
         elif isinstance(value, list):
             parsed[seat] = tuple(setup.rules.tile_set.parse(text) for text in value)
@@ -338,7 +335,7 @@ def _lead_by(hand: Mapping[str, Any], number: int) -> LeadWay | None:
 def _redraws(hand: Mapping[str, Any], number: int) -> int:
     """How many times everyone drew one more tile before the lead (``redraws``), 0 if left out."""
     redraws = hand.get("redraws", 0)
-    if isinstance(redraws, bool) or not isinstance(redraws, int) or redraws < 0:
+    if not is_whole(redraws, 0):
         raise MalformedInput(
             say(
                 "Hand %(hand)s's redraws is a whole number from 0 up, not %(given)s.",
