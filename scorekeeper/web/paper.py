@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -37,7 +38,6 @@ from scorekeeper.rules.sheet import (
 from scorekeeper.web import languages
 from scorekeeper.web.bounded import Derived
 from scorekeeper.web.data.doors import DOORS, load_or_404
-from scorekeeper.web.data.entered import entry_times
 from scorekeeper.web.data.games import download_name, undone_events
 from scorekeeper.web.data.loaded import Door, Loaded
 from scorekeeper.web.languages import LANGUAGES, ngettext
@@ -350,7 +350,7 @@ def log(door: str, key: str) -> str | tuple[str, int]:
         undone=undone,
         opened=opened,
         pages=pages,
-        entered=entry_times(loaded.row, adjusted),
+        entered=_entered_at(loaded, adjusted),
     )
 
 
@@ -473,7 +473,14 @@ def _score_sheet(loaded: Loaded) -> Sheet:
 
 def _adjustment_times(loaded: Loaded, paper: Sheet) -> dict[int, datetime]:
     """When each adjustment on the sheet was entered, by its index in the game's events."""
-    return entry_times(loaded.row, [adjustment.index for adjustment in paper.adjustments])
+    return _entered_at(loaded, (adjustment.index for adjustment in paper.adjustments))
+
+
+def _entered_at(loaded: Loaded, indices: Iterable[int]) -> dict[int, datetime]:
+    """When the game's events at ``indices`` were entered: from the rows it was replayed
+    from (a page's game always is), without reading them again."""
+    assert loaded.replayed is not None, "a page's game is loaded with its stored rows"
+    return loaded.replayed.entered_at(indices)
 
 
 @bp.get(f"/{DOORS}/<key:key>/sheet")

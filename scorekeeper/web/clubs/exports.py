@@ -11,12 +11,11 @@ import io
 import json
 from collections.abc import Sequence
 
-from scorekeeper.rules.game import Game
 from scorekeeper.rules.record import write_record
 from scorekeeper.rules.sheet import Sheet, adjustment_text, safe_cell, score_sheet
 from scorekeeper.web.data import games
-from scorekeeper.web.data.entered import entry_times
 from scorekeeper.web.data.models import GameRow
+from scorekeeper.web.data.replayed import Replayed
 from scorekeeper.web.languages import lazy_gettext as _l
 
 CSV_COLUMNS = (
@@ -62,21 +61,18 @@ def club_csv(rows: Sequence[GameRow]) -> str:
     The columns a game without corrections has are always the same; the export has
     :data:`CORRECTION_COLUMNS` after them only when one of its games has an adjustment or a
     claim, so a club that never uses them exports what it always did."""
-    played: list[tuple[GameRow, Game, Sheet]] = []
+    played: list[tuple[GameRow, Replayed, Sheet]] = []
     for row in oldest_first(rows):
-        game = games.replay(row)
-        played.append((row, game, score_sheet(game)))
-    corrected = any(_corrected(sheet) for _row, _game, sheet in played)
+        found = games.replay_rows(row)
+        played.append((row, found, score_sheet(found.game)))
+    corrected = any(_corrected(sheet) for _row, _found, sheet in played)
     out = io.StringIO()
     writer = csv.writer(out)
     headings = CSV_COLUMNS + CORRECTION_COLUMNS if corrected else CSV_COLUMNS
     writer.writerow([str(heading) for heading in headings])
-    for number, (row, game, sheet) in enumerate(played, 1):
-        times = (
-            entry_times(row, [adjustment.index for adjustment in sheet.adjustments])
-            if sheet.adjusted
-            else {}
-        )
+    for number, (row, found, sheet) in enumerate(played, 1):
+        game = found.game
+        times = found.entered_at(adjustment.index for adjustment in sheet.adjustments)
         units = "fives" if game.rules.in_fives else "points"
         players = ", ".join(game.players)
         for hand in sheet.rows:

@@ -134,10 +134,16 @@ def _replayed(row: GameRow) -> replayed.Replayed:
 def replay(row: GameRow) -> Game:
     """The game of ``row`` replayed from its stored events, leaving the table cache alone
     (for reading many finished games at once, such as a club's)."""
+    return replay_rows(row).game
+
+
+def replay_rows(row: GameRow) -> replayed.Replayed:
+    """The game of ``row`` replayed as :func:`replay` does, with the stored row of each of its
+    events (when each was entered)."""
     found = _fetch_rows(row.id, None)
     if found is None:
         raise NotFound(row.edit_key)
-    return replayed.replay_whole(setup_of(row), found[0], found[1], event_of).game
+    return replayed.replay_whole(setup_of(row), found[0], found[1], event_of)
 
 
 def _keep(row: GameRow, known: replayed.Replayed, game: Game, version: int) -> replayed.Replayed:
