@@ -9,9 +9,10 @@ the game also gets the scores against the target. Every sentence is a
 :class:`~scorekeeper.rules.messages.Message`; house-rule names and values, tiles and end names
 are facts of it, said as they are in every language.
 
-The engine keeps only the current state, so the state around an earlier event is rebuilt by
-replaying the events before it; :func:`explain_all` explains a whole log in one replay.
-:func:`explain_hand` explains one hand for the cost of that hand, however long the game: a
+The engine keeps only the current state, so the state around an earlier event is rebuilt:
+:func:`explain` takes a fork of the game back to just before the event (replaying at most its
+hand); :func:`explain_all` explains a whole log in one replay. :func:`explain_hand` explains
+one hand for the cost of that hand, however long the game: a
 hand only needs the game as it was when the hand began, and the engine keeps that (each hand's
 ``scores_before``, the hands before it, which never change), so it goes back there with
 :meth:`Game.fork` and :meth:`Game.rewind`, which replay nothing, and pushes the hand's events.
@@ -84,31 +85,21 @@ class _Before:
 
 
 def explain(game: Game, index: int) -> Explanation:
-    """How the event at ``index`` of ``game.events`` (from 0) was judged."""
+    """How the event at ``index`` of ``game.events`` (from 0) was judged, for the cost of the
+    hand it belongs to: a fork of the game rewound to just before it (see :meth:`Game.rewind`),
+    then the event pushed again."""
     if not 0 <= index < len(game.events):
         raise IndexError(f"there is no event {index} in this game's {len(game.events)} events")
-    replayed = Game(game.setup, game.events[:index])
+    replayed = game.fork()
+    event = replayed.rewind(index)[0]
     before = _Before(tuple(replayed.scores), _next_event_number(replayed))
-    replayed.push(game.events[index])
+    replayed.push(event)
     return _explain_pushed(replayed, before)
 
 
 def explain_all(game: Game) -> list[Explanation]:
     """The explanation of every event of ``game``, in order, from a single replay."""
     return _explain_pushing(Game(game.setup), game.events)
-
-
-def explain_last(game: Game) -> Explanation | None:
-    """How the game's last event was judged (None before any), as :func:`explain_all` gives
-    it, for the cost of the last hand alone (a fork rewound by one event)."""
-    if not game.events:
-        return None
-    replayed = game.fork()
-    last = replayed.events[-1]
-    replayed.rewind(len(replayed.events) - 1)
-    before = _Before(tuple(replayed.scores), _next_event_number(replayed))
-    replayed.push(last)
-    return _explain_pushed(replayed, before)
 
 
 def hand_spans(game: Game) -> list[range]:

@@ -26,7 +26,7 @@ from werkzeug.exceptions import HTTPException
 
 from scorekeeper.rules import Game, MalformedInput, Play, Tile, parse_tile
 from scorekeeper.rules.events import Adjust, Claim
-from scorekeeper.rules.explain import Explanation, explain_last
+from scorekeeper.rules.explain import Explanation, explain
 from scorekeeper.rules.tiles import stored_tile
 from scorekeeper.web import languages, network, rendered
 from scorekeeper.web.bounded import capacity_setting
@@ -129,7 +129,7 @@ def board_news(game: Game) -> Explanation | None:
     missed = isinstance(last, Play) and hand is not None and bool(hand.plays[-1].missed)
     if not (missed or isinstance(last, (Claim, Adjust))):
         return None
-    return explain_last(game)
+    return explain(game, len(game.events) - 1)
 
 
 def _picked() -> Tile | None:
