@@ -117,6 +117,16 @@ class Setup:
         """The side that seat ``seat`` scores for."""
         return seat % 2 if self.in_partnership else seat
 
+    def first_seats(self, start: int = 0) -> dict[int, int]:
+        """Each side's first seat going round the table from seat ``start``, by side, in the
+        order the sides are met: who speaks for a side (a claim, an adjustment)."""
+        count = len(self.players)
+        seats: dict[int, int] = {}
+        for step in range(count):
+            seat = (start + step) % count
+            seats.setdefault(self.side_of(seat), seat)
+        return seats
+
     @cached_property
     def _seats(self) -> dict[str, int]:
         return {player: seat for seat, player in enumerate(self.players)}

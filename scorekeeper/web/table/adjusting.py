@@ -13,7 +13,7 @@ from flask import abort, flash, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined,unused-ignore]
 
-from scorekeeper.rules import Adjust, Game, Refusal
+from scorekeeper.rules import Adjust, Refusal
 from scorekeeper.rules.wording import signed
 from scorekeeper.web.data import games
 from scorekeeper.web.data.doors import NO_GAME
@@ -25,14 +25,6 @@ from scorekeeper.web.table.answers import ENTERED, STALE, load_table
 from scorekeeper.web.table.blueprint import bp
 from scorekeeper.web.table.forms import AdjustForm
 from scorekeeper.web.table.view import table_view
-
-
-def _first_seats(game: Game) -> list[int]:
-    """Each side's first seat, in side order: the seat an adjustment of that side names."""
-    seats: dict[int, int] = {}
-    for seat in range(len(game.players)):
-        seats.setdefault(game.side_of(seat), seat)
-    return [seats[side] for side in range(len(game.sides))]
 
 
 def _form(loaded: Loaded) -> AdjustForm:
@@ -79,7 +71,7 @@ def adjust(key: str) -> Response | tuple[str, int]:
     if form.version.data != loaded.version:
         return _page(loaded, form, 409, notice=str(STALE))
     side = int(form.side.data or 0)
-    seat = _first_seats(loaded.game)[side]
+    seat = loaded.game.setup.first_seats()[side]
     reason = " ".join((form.reason.data or "").split())
     event = Adjust(seat, form.change, reason)
     try:

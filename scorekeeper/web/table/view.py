@@ -498,12 +498,8 @@ class TableView:
         """Each opponent side of seat ``player``, claiming by its first player after
         ``player`` in turn order (the one to cry it first)."""
         game = self.game
-        seats = len(game.players)
         own = game.side_of(player)
-        found: dict[int, int] = {}
-        for step in range(1, seats):
-            seat = (player + step) % seats
-            found.setdefault(game.side_of(seat), seat)
+        found = game.setup.first_seats(player + 1)
         return tuple(
             Claimant(seat, game.sides[side]) for side, seat in found.items() if side != own
         )
