@@ -7,7 +7,7 @@ import random
 import re
 from itertools import pairwise
 
-from scorekeeper.rules import Game, NewHand, Play, Setup, tile
+from scorekeeper.rules import Adjust, Game, NewHand, Play, Setup, tile
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web.drawing.cribbage import STREET, board, hole_of, previous_scores, track_holes
 from tests.web.webtable import started
@@ -41,6 +41,18 @@ def test_pegs_stand_at_the_score_and_at_the_score_before_the_latest_change() -> 
     ann, bob = board(game).tracks
     assert (ann.front, ann.back) == (4, 2)  # 2, then 2 more
     assert (bob.front, bob.back) == (2, 0)
+    assert previous_scores(game) == [2, 0]
+
+
+def test_the_back_peg_follows_an_adjustment_too() -> None:
+    """Ann 2 (a play), then the table takes 1 off Bob (0 -> -1) and gives Ann 3 (2 -> 5): each
+    back peg stands where the side was before its latest change."""
+    game = fives_game(target=61)
+    for event in (NewHand(0), Play(0, tile(5, 5))):
+        game.push(event)
+    game.push(Adjust(1, -1, "drew while able to play"))
+    game.push(Adjust(0, 3, "agreed by hand"))
+    assert game.scores == [5, -1]
     assert previous_scores(game) == [2, 0]
 
 

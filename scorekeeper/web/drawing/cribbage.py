@@ -153,20 +153,19 @@ def hole_of(score: int, per_hole: int, holes: int) -> int:
 
 
 def previous_scores(game: Game) -> list[int]:
-    """Each side's score before its latest change (a play that scored, a settlement that
-    moved it): where a cribbage board's back peg stands. Hands are searched from the current
-    one back, each from the scores it began with, until every side's latest change is found:
-    a hand or two, however long the game."""
+    """Each side's score before its latest change (a play or a claim that scored, an
+    adjustment, a settlement that moved it): where a cribbage board's back peg stands. Hands
+    are searched from the current one back, each from the scores it began with, until every
+    side's latest change is found: a hand or two, however long the game."""
     sides = len(game.sides)
     previous: list[int | None] = [None] * sides
     for hand in reversed(game.hands):
         running = list(hand.scores_before)
         last: list[int | None] = [None] * sides
-        for play in hand.plays:
-            if play.points:
-                side = game.side_of(play.player)
-                last[side] = running[side]
-                running[side] += play.points
+        for move in hand.moves:  # its plays, claims and adjustments, in order
+            if move.points:
+                last[move.side] = running[move.side]
+                running[move.side] += move.points
         if hand.settlement is not None:
             for side, change in enumerate(hand.settlement.changes):
                 if change:
