@@ -5,6 +5,10 @@ and the first one refused stops the import with its place in the batch (which li
 file) and why, so a batch is imported entirely or not at all. Where and why are
 :class:`Message` data, said in the reader's language when the page is made (a file's name is
 said as it is).
+
+A club's own export also holds its roster, on a line of its own (see
+:data:`~scorekeeper.web.clubs.exports.CLUB_FORMAT`): its names join the club's roster with
+the games, so a player who has not played yet moves with the club too.
 """
 
 from __future__ import annotations
@@ -14,9 +18,12 @@ import json
 import zipfile
 from dataclasses import dataclass
 
-from scorekeeper.rules import Game, RecordRefusal
+from scorekeeper.rules import RecordRefusal, Refusal
+from scorekeeper.rules.errors import MalformedInput
 from scorekeeper.rules.messages import Message, say
-from scorekeeper.rules.record import load_record
+from scorekeeper.rules.names import name_problem
+from scorekeeper.rules.record import Timed, parse_json, read_timed
+from scorekeeper.web.clubs.exports import CLUB_FORMAT
 
 MAX_RECORDS = 500
 """The most records one batch may hold."""
@@ -113,9 +120,40 @@ def _where(name: str, line: int | None) -> Message | str:
     return name or say("the record")
 
 
-def read_batch(data: bytes) -> list[tuple[Message | str, Game]]:
+@dataclass(frozen=True)
+class Batch:
+    """What a batch holds: its games with where each is (``"line 3"``, ``"games/b.json"``)
+    and the times its record gives, and the names its roster lines list."""
+
+    games: list[tuple[Message | str, Timed]]
+    roster: list[str]
+
+
+_ROSTER_KEYS = ("format", "roster")
+
+
+def _roster_names(data: dict[str, object]) -> list[str]:
+    """The names a club export's roster line lists, each checked as a player's name."""
+    names = data.get("roster")
+    if set(data) == set(_ROSTER_KEYS) and isinstance(names, list):
+        listed = [name for name in names if isinstance(name, str) and name.strip()]
+        if len(listed) == len(names):
+            for name in listed:
+                problem = name_problem(name)
+                if problem is not None:
+                    raise MalformedInput(problem)
+            return listed
+    raise MalformedInput(
+        say(
+            "A club's roster line is %(example)s: each player's name, and nothing else.",
+            example=f'{{"format": "{CLUB_FORMAT}", "roster": ["Ann", "Bob"]}}',
+        )
+    )
+
+
+def read_batch(data: bytes) -> Batch:
     """Every game in ``data`` (zip, JSON Lines or one record) with where it is in the batch
-    (``"line 3"``, ``"games/b.json"``), or the first BatchProblem."""
+    and its times, and the names of the roster lines it holds; or the first BatchProblem."""
     if not data.strip():
         raise BatchProblem(say("the file"), say("it is empty: choose a file or paste records."))
     files = _from_zip(data) if data.startswith(ZIP_MAGIC) else [("", data)]
@@ -127,10 +165,20 @@ def read_batch(data: bytes) -> list[tuple[Message | str, Game]]:
         raise BatchProblem(
             say("the batch"), say("it holds more than %(most)s records.", most=MAX_RECORDS)
         )
-    games = []
+    games, roster = [], []
     for where, text in entries:
         try:
-            games.append((where, load_record(text, unsettled_last_hand=True)))
+            try:
+                parsed = parse_json(text)
+            except Refusal as refusal:
+                raise RecordRefusal(refusal.rule, refusal.said, None, None) from None
+            if isinstance(parsed, dict) and parsed.get("format") == CLUB_FORMAT:
+                try:
+                    roster.extend(_roster_names(parsed))
+                except Refusal as refusal:
+                    raise BatchProblem(where, refusal.said) from None
+                continue
+            games.append((where, read_timed(parsed, unsettled_last_hand=True)))
         except RecordRefusal as refusal:
             raise BatchProblem(where, refusal.said, refusal) from None
-    return games
+    return Batch(games, roster)

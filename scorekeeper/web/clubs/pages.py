@@ -250,14 +250,14 @@ def import_games(key: str) -> Answer:
         data = (form.text.data or "").encode("utf-8", "surrogatepass")
     try:
         batch = read_batch(data)
-        rows = clubs.import_games(door.club, [game for _where, game in batch])
+        rows = clubs.import_games(door.club, [timed for _where, timed in batch.games], batch.roster)
     except AlreadyImported as again:
         why = (
             say("this game was not imported: it is in this batch twice.")
             if again.twice
             else say("this game was not imported: it is in the club already.")
         )
-        problem = BatchProblem(batch[again.index][0], why)
+        problem = BatchProblem(batch.games[again.index][0], why)
         return render_template("clubs/import.html", batch=problem, **context), 422
     except BatchProblem as problem:
         return render_template("clubs/import.html", batch=problem, **context), 422
@@ -449,7 +449,7 @@ def _csv(door: ClubDoor) -> Response:
 
 
 def _records(door: ClubDoor) -> Response:
-    body = exports.club_records(clubs.club_games(door.club))
+    body = exports.club_records(clubs.club_games(door.club), clubs.roster(door.club))
     return _download(body, "application/jsonl", door.club, "-games.jsonl")
 
 

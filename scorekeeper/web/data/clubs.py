@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.rules import Event, Game, Setup
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_key
-from scorekeeper.rules.record import write_record
+from scorekeeper.rules.record import Timed, write_record
 from scorekeeper.rules.standings import Played
 from scorekeeper.rules.stats import GameFacts, game_facts
 from scorekeeper.web.data import games
@@ -187,17 +187,41 @@ def fingerprint(game: Game) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def import_games(club: ClubRow, played: Sequence[Game]) -> list[GameRow]:
-    """Store the games ``played`` in the club, all of them or (on any error) none.
+def join_roster(club: ClubRow, names: Sequence[str]) -> None:
+    """Put ``names`` on the club's roster, those it has already (in any spelling) left as the
+    club spells them (not committed). More players than a roster holds is a RosterProblem."""
+    known = spellings(club)
+    for name in names:
+        key = name_key(name)
+        if key not in known:
+            known[key] = name.strip()
+            db.session.add(ClubPlayerRow(club_id=club.id, name=name.strip(), name_key=key))
+    if len(known) > MAX_ROSTER:
+        raise RosterProblem(
+            say("The roster is full: a club has at most %(most)s players.", most=MAX_ROSTER)
+        )
+
+
+def import_games(
+    club: ClubRow, played: Sequence[Timed], roster: Sequence[str] = ()
+) -> list[GameRow]:
+    """Store the games ``played`` in the club with their times, and the players ``roster``
+    names on its roster (a club's export lists them all, those who never played too), all
+    of it or (on any error) none.
 
     A game already imported into the club (the same record, names spelled as the club spells
     them) is refused with :class:`AlreadyImported`, and so is one given twice in the batch.
+    Its times play no part in that: the same game, exported again with its times, is the
+    same game.
     """
     rows, prints = [], []
     try:
-        for game in played:
-            setup = spelled_setup(club, game.setup)
-            loaded = games.create(setup, game.events, club_id=club.id, commit=False)
+        join_roster(club, roster)
+        for timed in played:
+            setup = spelled_setup(club, timed.game.setup)
+            loaded = games.create(
+                setup, timed.game.events, club_id=club.id, commit=False, times=timed.times
+            )
             rows.append(loaded.row)
             prints.append(fingerprint(loaded.game))
         known = set(
