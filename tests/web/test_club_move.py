@@ -1,0 +1,193 @@
+"""A club moved to another server by its export is the same club: its roster (players who
+never played too), its games with when they were played, its standings and charts.
+
+The club is built here with finished games spread over days (their records carry times, as
+an export from another server does), a game still in play, an adjustment, and a player on
+the roster who has not played; it is exported, imported into a new club on a new app with
+a database of its own, and the two clubs' pages are compared with only their links' keys
+told apart. The first club is on the ``app`` fixture's database (PostgreSQL when
+SCOREKEEPER_TEST_DATABASE_URL names one), the second on a new SQLite file.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.web.test_clubs import import_into, new_club, simulated_records, stats_on, watch_link
+from tests.web.test_record_times import corpus, finished, timed
+from tests.web.webtable import LEGAL, without_times
+
+KEY = re.compile(r"[A-Za-z0-9_-]{22}")
+TOKEN = re.compile(r'("X-CSRFToken": |name="csrf_token" value=)"[^"]*"')
+"""The page's form token (signed with each server's own secret)."""
+ROW_ID = re.compile(r'(name="player" value="|id="rename-|for="rename-|<option value=")\d+')
+"""A roster player's row id in the roster's forms (a server's own numbering, like a key)."""
+FIRST_DAY = datetime(2025, 9, 1, 19, 0, tzinfo=UTC)
+
+
+def season() -> list[dict[str, Any]]:
+    """Finished games of Ann, Bob, Cy and Di, one every few days, 19:00 on, each entry a
+    minute after the one before; the last written with a +02:00 offset; then Ann and Bob's
+    game with an adjustment, and a game still in play. Oldest first."""
+    records = []
+    for number, record in enumerate(simulated_records(range(9))):
+        start = FIRST_DAY + timedelta(days=3 * number, minutes=7 * number)
+        records.append(finished(timed(record, start, timedelta(minutes=1))))
+    shifted = records[-1]  # written where clocks are two hours ahead of UTC
+    shifted["started"] = (
+        datetime.fromisoformat(shifted["started"]).astimezone(timezone(timedelta(hours=2)))
+    ).isoformat()
+    moment = datetime.fromisoformat(records[-1]["finished"]) + timedelta(days=1)
+    records.append(
+        finished(timed(corpus("hand_adjust_wins_end_of_hand"), moment, timedelta(seconds=30)))
+    )
+    records.append(timed(LEGAL, moment + timedelta(days=1), timedelta(seconds=20)))
+    return records
+
+
+def pages(client: FlaskClient, club: str) -> dict[str, str]:
+    """What the club shows, behind both links: its page (standings, charts, the latest
+    games), every game, the roster, the CSV and the export itself; keys made alike."""
+    client.get(club)  # what the import flashed is shown once
+    watch = watch_link(client, club)
+    shown = {
+        "club": client.get(club).get_data(as_text=True),
+        "watch": client.get(watch).get_data(as_text=True),
+        "all games": client.get(f"{club}?games=all").get_data(as_text=True),
+        "players": client.get(f"{club}/players").get_data(as_text=True),
+        "csv": client.get(f"{club}/games.csv").get_data(as_text=True),
+        "jsonl": client.get(f"{club}/games.jsonl").get_data(as_text=True),
+    }
+    return {
+        name: ROW_ID.sub(r"\1ID", KEY.sub("KEY", TOKEN.sub(r"\1TOKEN", page)))
+        for name, page in shown.items()
+    }
+
+
+def test_a_club_moved_by_export_and_import_is_the_same_club(
+    client: FlaskClient, make_app: Callable[..., Flask]
+):
+    club = new_club(client, "Tuesday club")
+    assert client.post(f"{club}/players/add", data={"name": "Zed"}).status_code == 303
+    records = season()
+    # The file lists the games newest first: the club orders them by when they were played.
+    lines = "".join(json.dumps(record) + "\n" for record in reversed(records))
+    assert import_into(client, club, lines).status_code == 303
+    exported = client.get(f"{club}/games.jsonl").get_data()
+    here = pages(client, club)
+
+    other = make_app(WTF_CSRF_ENABLED=False, RATELIMIT_ENABLED=False).test_client()
+    moved = new_club(other, "Tuesday club")
+    assert import_into(other, moved, exported).status_code == 303
+    there = pages(other, moved)
+
+    for name in here:
+        assert there[name] == here[name], name
+    # What the comparison stands on: the roster, the standings, the charts and the dates.
+    roster = json.loads(here["jsonl"].splitlines()[0])
+    assert roster == {"format": "all-fives-club/1", "roster": ["Ann", "Bob", "Cy", "Di", "Zed"]}
+    assert "Zed" in here["players"]
+    assert len(stats_on(here["club"])) == 4  # Zed has played no game
+    assert 'id="wins-over-time"' in here["club"]
+    days = re.findall(
+        r'<time datetime="(\d{4}-\d{2}-\d{2})T[^"]*" data-local="date">', here["all games"]
+    )
+    played_on = [utc_day(record["started"]) for record in records]
+    assert days == sorted(played_on, reverse=True)  # newest first, each on its own day
+    assert played_on[0] == "2025-09-01" and len(set(played_on)) == len(records)
+    assert all(day in here["csv"] for day in played_on[:-2])  # the finished games' hands
+    exported_games = [json.loads(line) for line in here["jsonl"].splitlines()[1:]]
+    assert [game["started"] for game in exported_games] == [
+        utc_time(record["started"]) for record in records
+    ]
+    assert records[-3]["started"].endswith("+02:00")
+
+
+def utc_time(text: str) -> str:
+    return datetime.fromisoformat(text).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def utc_day(text: str) -> str:
+    return utc_time(text)[:10]
+
+
+def test_a_club_export_of_records_alone_still_imports(client: FlaskClient):
+    """An export from before the roster line (records, no times) imports as it always did:
+    the games, played at the import, and their players on the roster."""
+    club = new_club(client)
+    records = simulated_records(range(3))
+    assert (
+        import_into(client, club, "".join(json.dumps(r) + "\n" for r in records)).status_code == 303
+    )
+    roster = json.loads(client.get(f"{club}/games.jsonl").get_data(as_text=True).splitlines()[0])
+    assert roster["roster"] == sorted({name for r in records for name in r["players"]})
+
+
+def test_a_roster_line_alone_puts_its_players_on_the_roster(client: FlaskClient):
+    club = new_club(client)
+    client.post(f"{club}/players/add", data={"name": "Ann"})
+    line = json.dumps({"format": "all-fives-club/1", "roster": ["ann", "Zed", " Yve "]})
+    assert import_into(client, club, line + "\n").status_code == 303
+    roster = json.loads(client.get(f"{club}/games.jsonl").get_data(as_text=True))
+    assert roster["roster"] == ["Ann", "Yve", "Zed"]  # Ann as the club spells her
+
+
+def test_a_malformed_roster_line_is_refused_with_its_line_and_nothing_is_imported(
+    client: FlaskClient,
+):
+    club = new_club(client)
+    game = json.dumps(simulated_records(range(1))[0])
+    for roster in (
+        {"format": "all-fives-club/1", "roster": "Ann"},
+        {"format": "all-fives-club/1", "roster": ["Ann", 7]},
+        {"format": "all-fives-club/1", "roster": ["  "]},
+        {"format": "all-fives-club/1", "roster": ["Ann"], "name": "Tuesday club"},
+        {"format": "all-fives-club/1", "roster": ["A\tB"]},
+    ):
+        refused = import_into(client, club, f"{game}\n{json.dumps(roster)}\n")
+        assert refused.status_code == 422
+        page = refused.get_data(as_text=True)
+        assert "<strong data-batch-where>line 2</strong>" in page and "Nothing was imported" in page
+    exported = client.get(f"{club}/games.jsonl").get_data(as_text=True)
+    assert exported == '{"format":"all-fives-club/1","roster":[]}\n'
+
+
+def test_a_roster_line_over_the_roster_limit_is_refused(client: FlaskClient):
+    club = new_club(client)
+    names = [f"Player {number}" for number in range(501)]
+    line = json.dumps({"format": "all-fives-club/1", "roster": names})
+    refused = import_into(client, club, line)
+    assert refused.status_code == 422 and "The roster is full" in refused.get_data(as_text=True)
+    exported = client.get(f"{club}/games.jsonl").get_data(as_text=True)
+    assert exported == '{"format":"all-fives-club/1","roster":[]}\n'
+
+
+def test_the_wins_chart_follows_when_games_were_played_not_the_file(client: FlaskClient):
+    """The same games, one club given them in the order played (no times), the other in
+    reverse with their times: the same standings, the same chart."""
+    records = [
+        finished(timed(r, FIRST_DAY + timedelta(days=n), timedelta(minutes=1)))
+        for n, r in enumerate(simulated_records(range(6)))
+    ]
+    bare = new_club(client, "In order")
+    plain = [without_times(r) for r in records]
+    import_into(client, bare, "".join(json.dumps(r) + "\n" for r in plain))
+    kept = new_club(client, "With times")
+    import_into(client, kept, "".join(json.dumps(r) + "\n" for r in reversed(records)))
+
+    def chart(club: str) -> str:
+        page = client.get(club).get_data(as_text=True)
+        start = page.index('<section id="wins-over-time"')
+        return page[start : page.index("</section>", start)]
+
+    assert chart(kept) == chart(bare)
+    assert stats_on(client.get(kept).get_data(as_text=True)) == stats_on(
+        client.get(bare).get_data(as_text=True)
+    )
