@@ -130,6 +130,7 @@ class Batch:
 
 
 _ROSTER_KEYS = ("format", "roster")
+_ROSTER_EXAMPLE = json.dumps({"format": CLUB_FORMAT, "roster": ["Ann", "Bob"]})
 
 
 def _roster_names(data: dict[str, object]) -> list[str]:
@@ -146,7 +147,7 @@ def _roster_names(data: dict[str, object]) -> list[str]:
     raise MalformedInput(
         say(
             "A club's roster line is %(example)s: each player's name, and nothing else.",
-            example=f'{{"format": "{CLUB_FORMAT}", "roster": ["Ann", "Bob"]}}',
+            example=_ROSTER_EXAMPLE,
         )
     )
 
