@@ -96,15 +96,6 @@ class Times:
     finished: datetime | None = None
     entries: tuple[datetime | None, ...] = ()
 
-    @property
-    def any(self) -> bool:
-        """Whether the record gives any time at all."""
-        return (
-            self.started is not None
-            or self.finished is not None
-            or any(moment is not None for moment in self.entries)
-        )
-
     def entry(self, index: int) -> datetime | None:
         """The time of the game's event at ``index`` (from 0), if known."""
         return self.entries[index] if index < len(self.entries) else None

@@ -191,3 +191,30 @@ def test_the_wins_chart_follows_when_games_were_played_not_the_file(client: Flas
     assert stats_on(client.get(kept).get_data(as_text=True)) == stats_on(
         client.get(bare).get_data(as_text=True)
     )
+
+
+def test_a_game_is_the_same_game_whatever_its_times(client: FlaskClient):
+    """The club's own export sent back to it is refused game by game: times are no part of
+    what makes a game the same (nor are they on importing a record without them)."""
+    club = new_club(client)
+    records = season()
+    import_into(client, club, "".join(json.dumps(r) + "\n" for r in records))
+    before = client.get(f"{club}/games.jsonl").get_data(as_text=True)
+    again = import_into(client, club, before)
+    assert again.status_code == 422 and "it is in the club already" in again.text
+    assert "<strong data-batch-where>line 2</strong>" in again.text  # line 1: the roster
+    untimed = import_into(client, club, json.dumps(without_times(records[0])))
+    assert untimed.status_code == 422 and "it is in the club already" in untimed.text
+    assert client.get(f"{club}/games.jsonl").get_data(as_text=True) == before
+
+
+def test_a_malformed_time_in_a_batch_is_refused_with_its_line(client: FlaskClient):
+    club = new_club(client)
+    records = season()
+    records[1]["hands"][0]["events"][0]["at"] = "2025-09-04T19:01:00Z" * 40_000
+    refused = import_into(client, club, "".join(json.dumps(r) + "\n" for r in records))
+    assert refused.status_code == 422
+    assert "<strong data-batch-where>line 2</strong>" in refused.text
+    assert 'data-rule="record"' in refused.text and len(refused.text) < 100_000
+    exported = client.get(f"{club}/games.jsonl").get_data(as_text=True)
+    assert exported == '{"format":"all-fives-club/1","roster":[]}\n'
