@@ -24,9 +24,6 @@ from datetime import UTC, datetime
 from scorekeeper.rules.errors import MalformedInput
 from scorekeeper.rules.messages import say
 
-TIME_FIELDS = ("started", "finished", "at", "settled_at")
-"""The names a time has in a record: the game's two, an event's, a hand's settlement's."""
-
 LONGEST_TIME = 32
 """The most characters a time can have (``2026-11-28T18:39:04.123456+01:00`` is 32): a longer
 string is refused before it is looked at, and only its start is quoted back."""
