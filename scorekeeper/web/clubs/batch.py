@@ -8,7 +8,8 @@ said as it is).
 
 A club's own export also holds its roster, on a line of its own (see
 :data:`~scorekeeper.web.clubs.exports.CLUB_FORMAT`): its names join the club's roster with
-the games, so a player who has not played yet moves with the club too.
+the games, so a player who has not played yet moves with the club too, and the house rules
+the club's new games start with (its ``defaults``) move with it.
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ import json
 import zipfile
 from dataclasses import dataclass
 
-from scorekeeper.rules import RecordRefusal, Refusal
+from scorekeeper.rules import RecordRefusal, Refusal, Setup
 from scorekeeper.rules.errors import MalformedInput
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_problem
+from scorekeeper.rules.options import parse_options
 from scorekeeper.rules.record import Timed, parse_json, read_timed
+from scorekeeper.rules.setup import PARTNERS_PLAYERS
 from scorekeeper.web.clubs.exports import CLUB_FORMAT
 
 MAX_RECORDS = 500
@@ -123,20 +126,32 @@ def _where(name: str, line: int | None) -> Message | str:
 @dataclass(frozen=True)
 class Batch:
     """What a batch holds: its games with where each is (``"line 3"``, ``"games/b.json"``)
-    and the times its record gives, and the names its roster lines list."""
+    and the times its record gives, the names its roster lines list, and the house rules
+    the first roster line that gives them says the club's new games start with (None when
+    none does), stored as the new-game form stores a club's: ``preset``, ``options`` and
+    ``partners`` (None for the preset's way)."""
 
     games: list[tuple[Message | str, Timed]]
     roster: list[str]
+    defaults: dict[str, object] | None = None
 
 
-_ROSTER_KEYS = ("format", "roster")
-_ROSTER_EXAMPLE = json.dumps({"format": CLUB_FORMAT, "roster": ["Ann", "Bob"]})
+_ROSTER_KEYS = {"format", "roster", "defaults"}
+_ROSTER_EXAMPLE = json.dumps(
+    {
+        "format": CLUB_FORMAT,
+        "roster": ["Ann", "Bob"],
+        "defaults": {"preset": "fives-up", "options": {"target": 150}},
+    }
+)
+_DEFAULTS_KEYS = {"preset", "options", "partners"}
+_DEFAULTS_EXAMPLE = json.dumps({"preset": "fives-up", "options": {"target": 150}})
 
 
 def _roster_names(data: dict[str, object]) -> list[str]:
     """The names a club export's roster line lists, each checked as a player's name."""
     names = data.get("roster")
-    if set(data) == set(_ROSTER_KEYS) and isinstance(names, list):
+    if set(data) <= _ROSTER_KEYS and isinstance(names, list):
         listed = [name for name in names if isinstance(name, str) and name.strip()]
         if len(listed) == len(names):
             for name in listed:
@@ -146,15 +161,46 @@ def _roster_names(data: dict[str, object]) -> list[str]:
             return listed
     raise MalformedInput(
         say(
-            "A club's roster line is %(example)s: each player's name, and nothing else.",
+            "A club's roster line is %(example)s: each player's name, and the house rules "
+            "the club's new games start with when it has its own; nothing else.",
             example=_ROSTER_EXAMPLE,
         )
     )
 
 
+def _club_defaults(given: object) -> dict[str, object]:
+    """The house rules a roster line's ``defaults`` gives, read as a record reads its
+    ``preset``, ``options`` and ``partners`` (the preset all-fives when it names none),
+    checked as a new game's would be: for two players, or four when it plays partners."""
+    if not isinstance(given, dict) or not set(given) <= _DEFAULTS_KEYS:
+        raise MalformedInput(
+            say(
+                '"defaults" gives the preset and the house rules the club\'s new games start '
+                "with, as a record gives them, such as %(example)s; nothing else.",
+                example=_DEFAULTS_EXAMPLE,
+            )
+        )
+    if "options" in given:
+        parse_options(given["options"])  # null is no object of house rules, as in a record
+    partners = given.get("partners")
+    if "partners" in given and not isinstance(partners, bool):
+        raise MalformedInput(
+            say("partners is true or false, not %(given)s.", given=json.dumps(partners))
+        )
+    seats = PARTNERS_PLAYERS if partners else 2
+    setup = Setup.create(
+        [f"Seat {seat}" for seat in range(1, seats + 1)],
+        given.get("preset", "all-fives"),
+        given.get("options"),
+        partners,
+    )
+    return {"preset": setup.preset, "options": dict(setup.options), "partners": setup.partners}
+
+
 def read_batch(data: bytes) -> Batch:
     """Every game in ``data`` (zip, JSON Lines or one record) with where it is in the batch
-    and its times, and the names of the roster lines it holds; or the first BatchProblem."""
+    and its times, the names of the roster lines it holds and the first house rules they
+    give; or the first BatchProblem."""
     if not data.strip():
         raise BatchProblem(say("the file"), say("it is empty: choose a file or paste records."))
     files = _from_zip(data) if data.startswith(ZIP_MAGIC) else [("", data)]
@@ -167,6 +213,7 @@ def read_batch(data: bytes) -> Batch:
             say("the batch"), say("it holds more than %(most)s records.", most=MAX_RECORDS)
         )
     games, roster = [], []
+    defaults: dict[str, object] | None = None
     for where, text in entries:
         try:
             try:
@@ -176,10 +223,13 @@ def read_batch(data: bytes) -> Batch:
             if isinstance(parsed, dict) and parsed.get("format") == CLUB_FORMAT:
                 try:
                     roster.extend(_roster_names(parsed))
+                    if "defaults" in parsed:
+                        given = _club_defaults(parsed["defaults"])
+                        defaults = given if defaults is None else defaults
                 except Refusal as refusal:
                     raise BatchProblem(where, refusal.said) from None
                 continue
             games.append((where, read_timed(parsed, unsettled_last_hand=True)))
         except RecordRefusal as refusal:
             raise BatchProblem(where, refusal.said, refusal) from None
-    return Batch(games, roster)
+    return Batch(games, roster, defaults)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -202,12 +202,43 @@ def join_roster(club: ClubRow, names: Sequence[str]) -> None:
         )
 
 
+@dataclass(frozen=True)
+class Imported:
+    """What an import did: the games it stored, how many players joined the roster (the
+    roster line's and the games' new names) and what became of the house rules the batch
+    gave: ``"set"`` (the club's new games start with them), ``"kept"`` (the club has house
+    rules of its own, other than the batch's, and keeps them) or None (the batch gave none,
+    or the club's are the same)."""
+
+    rows: list[GameRow]
+    joined: int
+    defaults: Literal["set", "kept"] | None
+
+
+def _take_defaults(
+    club: ClubRow, defaults: Mapping[str, object] | None
+) -> Literal["set", "kept"] | None:
+    """Give the club the house rules ``defaults`` when it has none of its own (not
+    committed). A club that chose its own on this server keeps them: an import brings games
+    and players, and only fills in what the club has not decided."""
+    if defaults is None or defaults == club.defaults:
+        return None
+    if club.defaults:
+        return "kept"
+    club.defaults = dict(defaults)
+    return "set"
+
+
 def import_games(
-    club: ClubRow, played: Sequence[Timed], roster: Sequence[str] = ()
-) -> list[GameRow]:
-    """Store the games ``played`` in the club with their times, and the players ``roster``
-    names on its roster (a club's export lists them all, those who never played too), all
-    of it or (on any error) none.
+    club: ClubRow,
+    played: Sequence[Timed],
+    roster: Sequence[str] = (),
+    defaults: Mapping[str, object] | None = None,
+) -> Imported:
+    """Store the games ``played`` in the club with their times, the players ``roster``
+    names on its roster (a club's export lists them all, those who never played too) and,
+    when the club has none of its own, the house rules ``defaults`` (as the new-game form
+    stores them) for its new games; all of it or (on any error) none.
 
     A game already imported into the club (the same record, names spelled as the club spells
     them) is refused with :class:`AlreadyImported`, and so is one given twice in the batch.
@@ -216,6 +247,7 @@ def import_games(
     """
     rows, prints = [], []
     try:
+        before = len(spellings(club))
         join_roster(club, roster)
         for timed in played:
             setup = spelled_setup(club, timed.game.setup)
@@ -237,11 +269,13 @@ def import_games(
                 raise AlreadyImported(index, printed in seen)
             seen.add(printed)
             row.fingerprint = printed
+        taken = _take_defaults(club, defaults)
+        joined = len(spellings(club)) - before
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
-    return rows
+    return Imported(rows, joined, taken)
 
 
 def file_game(club: ClubRow, edit_key: str) -> GameRow:
