@@ -428,3 +428,32 @@ def test_an_import_says_how_many_games_came_and_players_joined(client: FlaskClie
     assert notices(client.get(club).text)[-1] == (
         "Imported 1 game into Tuesday club. 1 player joined the roster."
     )
+
+
+def test_a_club_export_as_large_as_a_batch_imports_its_roster_line_besides(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+):
+    """A batch holds up to MAX_RECORDS games (3 here): a club's export of that many games
+    has its roster line too, and imports whole; one game more is refused, changing nothing."""
+    from scorekeeper.web.clubs import batch
+
+    monkeypatch.setattr(batch, "MAX_RECORDS", 3)
+    records = simulated_records(range(4))
+    assert len(records) == 4
+    full = new_club(client, "Full")
+    three = "".join(json.dumps(r) + "\n" for r in records[:3])
+    assert import_into(client, full, three).status_code == 303
+    exported = client.get(f"{full}/games.jsonl").get_data(as_text=True)
+    assert len(exported.splitlines()) == 4
+    moved = new_club(client, "Moved")
+    assert import_into(client, moved, exported).status_code == 303
+    assert client.get(f"{moved}/games.jsonl").get_data(as_text=True) == exported
+    over = exported + json.dumps(records[3]) + "\n"
+    for body in (over, "".join(json.dumps(r) + "\n" for r in records)):
+        club = new_club(client, "Over")
+        refused = import_into(client, club, body)
+        assert refused.status_code == 422
+        assert "it holds more than 3 records" in refused.get_data(as_text=True)
+        assert (
+            client.get(f"{club}/games.jsonl").text == '{"format":"all-fives-club/1","roster":[]}\n'
+        )

@@ -208,10 +208,13 @@ def read_batch(data: bytes) -> Batch:
     for name, content in files:
         for line, text in _records(content):
             entries.append((_where(name, line), text))
-    if len(entries) > MAX_RECORDS:
-        raise BatchProblem(
-            say("the batch"), say("it holds more than %(most)s records.", most=MAX_RECORDS)
-        )
+    # A club's export of MAX_RECORDS games has its roster line too: room for one line more,
+    # and the games are counted as they are read.
+    too_many = BatchProblem(
+        say("the batch"), say("it holds more than %(most)s records.", most=MAX_RECORDS)
+    )
+    if len(entries) > MAX_RECORDS + 1:
+        raise too_many
     games, roster = [], []
     defaults: dict[str, object] | None = None
     for where, text in entries:
@@ -229,6 +232,8 @@ def read_batch(data: bytes) -> Batch:
                 except Refusal as refusal:
                     raise BatchProblem(where, refusal.said) from None
                 continue
+            if len(games) == MAX_RECORDS:
+                raise too_many
             games.append((where, read_timed(parsed, unsettled_last_hand=True)))
         except RecordRefusal as refusal:
             raise BatchProblem(where, refusal.said, refusal) from None
