@@ -215,7 +215,8 @@ def read_batch(data: bytes) -> Batch:
     )
     if len(entries) > MAX_RECORDS + 1:
         raise too_many
-    games, roster = [], []
+    games: list[tuple[Message | str, Timed]] = []
+    roster: list[str] = []
     defaults: dict[str, object] | None = None
     for where, text in entries:
         try:
