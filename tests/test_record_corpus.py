@@ -15,7 +15,7 @@ import pytest
 from click.testing import Result
 
 from app import create_app
-from scorekeeper.rules.record import read_record, write_record
+from scorekeeper.rules.record import read_timed, write_record
 from scorekeeper.rules.tiles import TILE_SETS, TileSet
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -83,6 +83,8 @@ def _normalized(record: dict[str, Any]) -> dict[str, Any]:
                 event["play"] = _high_first(event["play"])
             events.append(event)
         normal = {"lead": hand["lead"], "events": events}
+        if "settled_at" in hand:
+            normal["settled_at"] = hand["settled_at"]
         if "remaining" in hand:
             normal["remaining"] = {
                 name: [_high_first(t) for t in held] if isinstance(held, list) else held
@@ -100,9 +102,10 @@ LEGAL = [path for path in CASES if _expected(path)["ok"]]
 
 @pytest.mark.parametrize("record", LEGAL, ids=[path.stem for path in LEGAL])
 def test_write_record_round_trip(record: Path) -> None:
-    """Reading a legal record and writing it back gives the same record."""
+    """Reading a legal record and writing it back gives the same record, times and all."""
     data = json.loads(record.read_text("utf-8"))
-    written = json.loads(json.dumps(write_record(read_record(data))))
+    found = read_timed(data)
+    written = json.loads(json.dumps(write_record(found.game, found.times)))
     assert _normalized(written) == _normalized(data)
 
 

@@ -28,7 +28,9 @@ from playwright.sync_api import Browser, Page, Route, sync_playwright
 
 from scorekeeper.rules import Game, Settle, Setup
 from scorekeeper.rules.events import Event
+from scorekeeper.rules.record import Timed
 from scorekeeper.rules.simulate import play_game
+from scorekeeper.rules.times import Times
 from scorekeeper.web.data import clubs, games
 from tests.support.chromium import CHROMIUM, open_and_settle
 from tests.support.chromium import LAUNCH_ARGS as BROWSER_ARGS
@@ -137,7 +139,7 @@ def store_club(app: Flask) -> str:
             seed += 1
             if game.winner is not None:
                 games.append(game)
-        clubs.import_games(club, games)
+        clubs.import_games(club, [Timed(game, Times()) for game in games])
         return club.edit_key
 
 

@@ -4,12 +4,19 @@ Reading applies the same rules as live entry, in order, and stops at the first f
 :class:`RecordRefusal` that says where it is: ``hand`` and ``event`` count from 1; ``event``
 is None for a fault in a hand's ``lead`` or ``remaining`` or in the hand as a whole, and
 both are None for a fault in the header.
+
+A record may say when the game was played (see :mod:`scorekeeper.rules.times`): the reader
+checks each time's form where it stands (a malformed one is refused with ``record`` like
+any malformed field) and hands the times back beside the game (:func:`read_timed`), never
+into it, so that no time can change a score, a ruling or the replay output.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from scorekeeper.rules.errors import MalformedInput, RecordRefusal, Refusal
@@ -35,17 +42,27 @@ from scorekeeper.rules.notes import referee_notes
 from scorekeeper.rules.options import one_of
 from scorekeeper.rules.setup import MOST_PLAYERS, Setup
 from scorekeeper.rules.tiles import tile
+from scorekeeper.rules.times import Times, parse_time, write_time
 
 FORMAT = "all-fives/1"
-_HEADER_KEYS = ("format", "preset", "options", "players", "partners", "hands")
-_HAND_KEYS = ("lead", "lead_by", "redraws", "events", "remaining")
+_HEADER_KEYS = (
+    "format",
+    "preset",
+    "options",
+    "players",
+    "partners",
+    "started",
+    "finished",
+    "hands",
+)
+_HAND_KEYS = ("lead", "lead_by", "redraws", "events", "remaining", "settled_at")
 _ACTIONS = ("play", "draw", "pass", "muggins", "adjust")
 _EVENT_FIELDS = {
-    "play": ("player", "play", "end", "called"),
-    "draw": ("player", "draw"),
-    "pass": ("player", "pass"),
-    "muggins": ("player", "muggins"),
-    "adjust": ("player", "adjust", "reason"),
+    "play": ("player", "play", "end", "called", "at"),
+    "draw": ("player", "draw", "at"),
+    "pass": ("player", "pass", "at"),
+    "muggins": ("player", "muggins", "at"),
+    "adjust": ("player", "adjust", "reason", "at"),
 }
 _ACTIONS_TEXT = ", ".join(f'"{action}"' for action in _ACTIONS)
 _EVENT_KEYS = {action: frozenset(fields) for action, fields in _EVENT_FIELDS.items()}
@@ -58,7 +75,8 @@ def _unknown_key(obj: Mapping[str, object], allowed: tuple[str, ...]) -> str | N
 
 
 def parse_event(obj: object, setup: Setup) -> Event:
-    """One event of a hand, every field read and checked for form (rule ``record``)."""
+    """One event of a hand, every field read and checked for form (rule ``record``); its
+    time (``at``) is read by :func:`_time_in`, beside the event."""
     if not isinstance(obj, dict):
         raise MalformedInput(
             say(
@@ -247,19 +265,46 @@ def _read_setup(data: Mapping[str, Any]) -> Setup:
     )
 
 
+@dataclass(frozen=True)
+class Timed:
+    """A game read from a record, and the times the record gives for it."""
+
+    game: Game
+    times: Times
+
+
+def _time_in(obj: Mapping[str, Any], field: str) -> datetime | None:
+    """The time ``obj`` gives in ``field`` (checked for form), None when it gives none."""
+    return parse_time(obj[field], field) if field in obj else None
+
+
 def read_record(data: object, *, unsettled_last_hand: bool = False) -> Game:
     """The game a parsed ``all-fives/1`` record describes, or a RecordRefusal.
 
     The format requires ``remaining`` on every finished hand. ``unsettled_last_hand`` lets
-    the last hand be over but not yet settled, as a game exported mid-settlement is.
+    the last hand be over but not yet settled, as a game exported mid-settlement is. The
+    record's times are checked and left out (:func:`read_timed` keeps them).
+    """
+    return read_timed(data, unsettled_last_hand=unsettled_last_hand).game
+
+
+def read_timed(data: object, *, unsettled_last_hand: bool = False) -> Timed:
+    """The game a parsed record describes (as :func:`read_record` reads it) and its times.
+
+    A time is read where it stands, in the order of the record: ``started`` and ``finished``
+    with the header, a hand's ``settled_at`` with the hand's other fields (before its
+    events), an event's ``at`` with the event's other fields (before any rule is applied to
+    it). A ``settled_at`` on a hand that has no settlement says nothing and is not kept.
     """
     if not isinstance(data, dict):
         raise RecordRefusal("record", say("A game record is a JSON object."), None, None)
     try:
         setup = _read_setup(data)
+        started, finished = _time_in(data, "started"), _time_in(data, "finished")
     except Refusal as refusal:
         raise RecordRefusal(refusal.rule, refusal.said, None, None) from None
     game = Game(setup)
+    entries: list[datetime | None] = []
     for number, hand in enumerate(data["hands"], 1):
         try:
             if not isinstance(hand, dict):
@@ -284,20 +329,26 @@ def read_record(data: object, *, unsettled_last_hand: bool = False) -> Game:
                     )
             if not isinstance(hand["events"], list):
                 raise MalformedInput(say("Hand %(hand)s's events are a list.", hand=number))
+            settled_at = _time_in(hand, "settled_at")
             game.push(
                 NewHand(setup.seat_of(hand["lead"]), _lead_by(hand, number), _redraws(hand, number))
             )
+            entries.append(None)
         except Refusal as refusal:
             raise RecordRefusal(refusal.rule, refusal.said, number, None) from None
         for index, obj in enumerate(hand["events"], 1):
             try:
-                game.push(parse_event(obj, setup))
+                event = parse_event(obj, setup)
+                at = _time_in(obj, "at")
+                game.push(event)
+                entries.append(at)
             except Refusal as refusal:
                 raise RecordRefusal(refusal.rule, refusal.said, number, index) from None
         try:
             current = game.hands[-1]
             if "remaining" in hand:
                 game.push(Settle(parse_remaining(hand["remaining"], setup)))
+                entries.append(settled_at)
             elif current.result in ("domino", "blocked") and not (
                 unsettled_last_hand and number == len(data["hands"])
             ):
@@ -312,7 +363,8 @@ def read_record(data: object, *, unsettled_last_hand: bool = False) -> Game:
                 )
         except Refusal as refusal:
             raise RecordRefusal(refusal.rule, refusal.said, number, None) from None
-    return game
+    timed = any(moment is not None for moment in entries)
+    return Timed(game, Times(started, finished, tuple(entries) if timed else ()))
 
 
 def _lead_by(hand: Mapping[str, Any], number: int) -> LeadWay | None:
@@ -438,11 +490,17 @@ def parse_json(text: str | bytes) -> object:
 
 def load_record(text: str | bytes, *, unsettled_last_hand: bool = False) -> Game:
     """The game in a record's JSON text, or a RecordRefusal (see :func:`read_record`)."""
+    return load_timed(text, unsettled_last_hand=unsettled_last_hand).game
+
+
+def load_timed(text: str | bytes, *, unsettled_last_hand: bool = False) -> Timed:
+    """The game in a record's JSON text and its times, or a RecordRefusal (see
+    :func:`read_timed`)."""
     try:
         data = parse_json(text)
     except Refusal as refusal:
         raise RecordRefusal(refusal.rule, refusal.said, None, None) from None
-    return read_record(data, unsettled_last_hand=unsettled_last_hand)
+    return read_timed(data, unsettled_last_hand=unsettled_last_hand)
 
 
 def _spell(play: Play) -> str:
@@ -450,8 +508,9 @@ def _spell(play: Play) -> str:
     return f"{t.low}-{t.high}" if play.flipped else str(t)
 
 
-def write_record(game: Game) -> dict[str, Any]:
-    """The ``all-fives/1`` record of ``game``: the setup and every event as entered."""
+def write_record(game: Game, times: Times | None = None) -> dict[str, Any]:
+    """The ``all-fives/1`` record of ``game``: the setup and every event as entered, with
+    the ``times`` given for it (only those it has; none without ``times``)."""
     setup = game.setup
     names = setup.players
     record: dict[str, Any] = {"format": FORMAT, "preset": setup.preset}
@@ -460,8 +519,12 @@ def write_record(game: Game) -> dict[str, Any]:
     record["players"] = list(names)
     if setup.partners is not None:
         record["partners"] = setup.partners
+    if times is not None and times.started is not None:
+        record["started"] = write_time(times.started)
+    if times is not None and times.finished is not None:
+        record["finished"] = write_time(times.finished)
     hands: list[dict[str, Any]] = []
-    for event in game.events:
+    for index, event in enumerate(game.events):
         if isinstance(event, NewHand):
             begun: dict[str, Any] = {"lead": names[event.leader]}
             if event.chosen is not None:
@@ -491,6 +554,12 @@ def write_record(game: Game) -> dict[str, Any]:
                 names[seat]: held if isinstance(held, int) else [str(t) for t in held]
                 for seat, held in sorted(event.remaining.items())
             }
+        moment = None if times is None or isinstance(event, NewHand) else times.entry(index)
+        if moment is not None:
+            if isinstance(event, Settle):
+                hands[-1]["settled_at"] = write_time(moment)
+            else:
+                hands[-1]["events"][-1]["at"] = write_time(moment)
     record["hands"] = hands
     return record
 

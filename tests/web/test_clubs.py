@@ -29,7 +29,7 @@ from scorekeeper.web.clubs.batch import BatchProblem, read_batch
 from scorekeeper.web.data.database import db
 from scorekeeper.web.data.models import GameRow
 from tests.web.webforms import form_for, read_forms
-from tests.web.webtable import new_game
+from tests.web.webtable import new_game, without_times
 
 KEY = r"[A-Za-z0-9_-]{22}"
 NEW_GAME = {
@@ -421,7 +421,9 @@ def test_export_imports_back_into_a_new_club_unchanged(client: FlaskClient):
     exported = client.get(f"{club}/games.jsonl")
     assert exported.status_code == 200 and "attachment" in exported.headers["Content-Disposition"]
     lines = exported.get_data(as_text=True)
-    assert [json.loads(line) for line in lines.splitlines()] == records
+    roster, *games = [json.loads(line) for line in lines.splitlines()]
+    assert roster == {"format": "all-fives-club/1", "roster": ["Ann", "Bob", "Cy", "Di"]}
+    assert [without_times(game) for game in games] == records
     other = new_club(client, "Another")
     assert import_into(client, other, lines).status_code == 303
     assert client.get(f"{other}/games.jsonl").get_data(as_text=True) == lines
@@ -715,7 +717,8 @@ def test_a_batch_sent_twice_is_refused_the_second_time_and_changes_nothing(
     assert doubled.status_code == 422
     assert "line 3" in doubled.get_data(as_text=True)
     assert "in this batch twice" in doubled.get_data(as_text=True)
-    assert client.get(f"{other}/games.jsonl").get_data(as_text=True) == ""
+    nothing = '{"format":"all-fives-club/1","roster":[]}\n'
+    assert client.get(f"{other}/games.jsonl").get_data(as_text=True) == nothing
 
 
 def test_a_player_joins_the_roster_before_their_first_game(app: Flask, client: FlaskClient):

@@ -20,7 +20,7 @@ from scorekeeper.rules import Game, NewHand, Play, Settle, Setup, tile
 from scorekeeper.rules.simulate import play_hand
 from scorekeeper.web.data import games
 from tests.web.webforms import Form, read_forms
-from tests.web.webtable import Table, page_seq
+from tests.web.webtable import Table, page_seq, without_times
 
 TWELVE = {"set": "double-twelve"}
 
@@ -79,7 +79,7 @@ def record(table: Table) -> dict[str, Any]:
     response = table.client.get(table.url + "/record.json")
     assert response.status_code == 200
     data: dict[str, Any] = json.loads(response.get_data(as_text=True))
-    return data
+    return without_times(data)
 
 
 def last_event(table: Table) -> dict[str, Any]:

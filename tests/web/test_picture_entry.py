@@ -11,7 +11,7 @@ import pytest
 
 from scorekeeper.rules.record import load_record
 from tests.web.webforms import read_forms
-from tests.web.webtable import NO_KEY, Table, page_seq, page_version, started
+from tests.web.webtable import NO_KEY, Table, page_seq, page_version, started, without_times
 
 TAP = re.compile(r'<button type="submit" form="([\w-]+)" name="end" value="([^"]+)" data-end="\2"')
 
@@ -20,7 +20,7 @@ def record(table: Table) -> dict:  # type: ignore[type-arg]
     """The game's exported all-fives/1 record."""
     response = table.client.get(table.url + "/record.json")
     assert response.status_code == 200
-    return json.loads(response.get_data(as_text=True))
+    return without_times(json.loads(response.get_data(as_text=True)))
 
 
 def lead_spelled(table: Table) -> str:

@@ -12,7 +12,7 @@ from scorekeeper.rules.record import write_record
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web.site.cli import replay_command
 from tests.web.hands import finished_hand, unsettled
-from tests.web.webtable import LEGAL, import_record, side_scores
+from tests.web.webtable import LEGAL, import_record, side_scores, without_times
 
 
 def simulated(seed: int = 1) -> dict:
@@ -72,7 +72,10 @@ def test_export_downloads_the_record(client):
     assert response.status_code == 200
     assert response.mimetype == "application/json"
     assert "attachment" in response.headers["Content-Disposition"]
-    assert response.get_json() == LEGAL | {"preset": "all-fives"}
+    exported = response.get_json()
+    assert without_times(exported) == LEGAL | {"preset": "all-fives"}
+    assert "started" in exported and "finished" not in exported  # not over yet
+    assert all("at" in event for event in exported["hands"][0]["events"])
 
 
 def test_export_then_replay_gives_the_scores_the_page_shows(client, runner, tmp_path):

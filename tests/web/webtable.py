@@ -33,6 +33,25 @@ FINISHED = {
     "hands": [{"lead": "Ann", "events": [{"player": "Ann", "play": "5-5"}]}],
 }
 """A game Ann won with her lead."""
+TIME_FIELDS = ("started", "finished", "at", "settled_at")
+
+
+def without_times(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with its times left out: the game it holds, whenever it was played."""
+    bare = {key: value for key, value in record.items() if key not in TIME_FIELDS}
+    bare["hands"] = [
+        {
+            **{key: value for key, value in hand.items() if key not in TIME_FIELDS},
+            "events": [
+                {key: value for key, value in event.items() if key not in TIME_FIELDS}
+                for event in hand["events"]
+            ],
+        }
+        for hand in record["hands"]
+    ]
+    return bare
+
+
 NO_KEY = "No-such-game-key-here0"
 """Shaped like a game key, but no game has it."""
 _EDIT_LINK = re.compile(r"^/games/([A-Za-z0-9_-]{22})(\?.*)?$")

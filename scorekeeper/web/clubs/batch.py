@@ -5,6 +5,11 @@ and the first one refused stops the import with its place in the batch (which li
 file) and why, so a batch is imported entirely or not at all. Where and why are
 :class:`Message` data, said in the reader's language when the page is made (a file's name is
 said as it is).
+
+A club's own export also holds its roster, on a line of its own (see
+:data:`~scorekeeper.web.clubs.exports.CLUB_FORMAT`): its names join the club's roster with
+the games, so a player who has not played yet moves with the club too, and the house rules
+the club's new games start with (its ``defaults``) move with it.
 """
 
 from __future__ import annotations
@@ -14,9 +19,14 @@ import json
 import zipfile
 from dataclasses import dataclass
 
-from scorekeeper.rules import Game, RecordRefusal
+from scorekeeper.rules import RecordRefusal, Refusal, Setup
+from scorekeeper.rules.errors import MalformedInput
 from scorekeeper.rules.messages import Message, say
-from scorekeeper.rules.record import load_record
+from scorekeeper.rules.names import name_problem
+from scorekeeper.rules.options import parse_options
+from scorekeeper.rules.record import Timed, parse_json, read_timed
+from scorekeeper.rules.setup import PARTNERS_PLAYERS
+from scorekeeper.web.clubs.exports import CLUB_FORMAT
 
 MAX_RECORDS = 500
 """The most records one batch may hold."""
@@ -113,9 +123,84 @@ def _where(name: str, line: int | None) -> Message | str:
     return name or say("the record")
 
 
-def read_batch(data: bytes) -> list[tuple[Message | str, Game]]:
+@dataclass(frozen=True)
+class Batch:
+    """What a batch holds: its games with where each is (``"line 3"``, ``"games/b.json"``)
+    and the times its record gives, the names its roster lines list, and the house rules
+    the first roster line that gives them says the club's new games start with (None when
+    none does), stored as the new-game form stores a club's: ``preset``, ``options`` and
+    ``partners`` (None for the preset's way)."""
+
+    games: list[tuple[Message | str, Timed]]
+    roster: list[str]
+    defaults: dict[str, object] | None = None
+
+
+_ROSTER_KEYS = {"format", "roster", "defaults"}
+_ROSTER_EXAMPLE = json.dumps(
+    {
+        "format": CLUB_FORMAT,
+        "roster": ["Ann", "Bob"],
+        "defaults": {"preset": "fives-up", "options": {"target": 150}},
+    }
+)
+_DEFAULTS_KEYS = {"preset", "options", "partners"}
+_DEFAULTS_EXAMPLE = json.dumps({"preset": "fives-up", "options": {"target": 150}})
+
+
+def _roster_names(data: dict[str, object]) -> list[str]:
+    """The names a club export's roster line lists, each checked as a player's name."""
+    names = data.get("roster")
+    if set(data) <= _ROSTER_KEYS and isinstance(names, list):
+        listed = [name for name in names if isinstance(name, str) and name.strip()]
+        if len(listed) == len(names):
+            for name in listed:
+                problem = name_problem(name)
+                if problem is not None:
+                    raise MalformedInput(problem)
+            return listed
+    raise MalformedInput(
+        say(
+            "A club's roster line is %(example)s: each player's name, and the house rules "
+            "the club's new games start with when it has its own; nothing else.",
+            example=_ROSTER_EXAMPLE,
+        )
+    )
+
+
+def _club_defaults(given: object) -> dict[str, object]:
+    """The house rules a roster line's ``defaults`` gives, read as a record reads its
+    ``preset``, ``options`` and ``partners`` (the preset all-fives when it names none),
+    checked as a new game's would be: for two players, or four when it plays partners."""
+    if not isinstance(given, dict) or not set(given) <= _DEFAULTS_KEYS:
+        raise MalformedInput(
+            say(
+                '"defaults" gives the preset and the house rules the club\'s new games start '
+                "with, as a record gives them, such as %(example)s; nothing else.",
+                example=_DEFAULTS_EXAMPLE,
+            )
+        )
+    if "options" in given:
+        parse_options(given["options"])  # null is no object of house rules, as in a record
+    partners = given.get("partners")
+    if "partners" in given and not isinstance(partners, bool):
+        raise MalformedInput(
+            say("partners is true or false, not %(given)s.", given=json.dumps(partners))
+        )
+    seats = PARTNERS_PLAYERS if partners else 2
+    setup = Setup.create(
+        [f"Seat {seat}" for seat in range(1, seats + 1)],
+        given.get("preset", "all-fives"),
+        given.get("options"),
+        partners,
+    )
+    return {"preset": setup.preset, "options": dict(setup.options), "partners": setup.partners}
+
+
+def read_batch(data: bytes) -> Batch:
     """Every game in ``data`` (zip, JSON Lines or one record) with where it is in the batch
-    (``"line 3"``, ``"games/b.json"``), or the first BatchProblem."""
+    and its times, the names of the roster lines it holds and the first house rules they
+    give; or the first BatchProblem."""
     if not data.strip():
         raise BatchProblem(say("the file"), say("it is empty: choose a file or paste records."))
     files = _from_zip(data) if data.startswith(ZIP_MAGIC) else [("", data)]
@@ -123,14 +208,34 @@ def read_batch(data: bytes) -> list[tuple[Message | str, Game]]:
     for name, content in files:
         for line, text in _records(content):
             entries.append((_where(name, line), text))
-    if len(entries) > MAX_RECORDS:
-        raise BatchProblem(
-            say("the batch"), say("it holds more than %(most)s records.", most=MAX_RECORDS)
-        )
-    games = []
+    # A club's export of MAX_RECORDS games has its roster line too: room for one line more,
+    # and the games are counted as they are read.
+    too_many = BatchProblem(
+        say("the batch"), say("it holds more than %(most)s records.", most=MAX_RECORDS)
+    )
+    if len(entries) > MAX_RECORDS + 1:
+        raise too_many
+    games: list[tuple[Message | str, Timed]] = []
+    roster: list[str] = []
+    defaults: dict[str, object] | None = None
     for where, text in entries:
         try:
-            games.append((where, load_record(text, unsettled_last_hand=True)))
+            try:
+                parsed = parse_json(text)
+            except Refusal as refusal:
+                raise RecordRefusal(refusal.rule, refusal.said, None, None) from None
+            if isinstance(parsed, dict) and parsed.get("format") == CLUB_FORMAT:
+                try:
+                    roster.extend(_roster_names(parsed))
+                    if "defaults" in parsed:
+                        given = _club_defaults(parsed["defaults"])
+                        defaults = given if defaults is None else defaults
+                except Refusal as refusal:
+                    raise BatchProblem(where, refusal.said) from None
+                continue
+            if len(games) == MAX_RECORDS:
+                raise too_many
+            games.append((where, read_timed(parsed, unsettled_last_hand=True)))
         except RecordRefusal as refusal:
             raise BatchProblem(where, refusal.said, refusal) from None
-    return games
+    return Batch(games, roster, defaults)

@@ -1,7 +1,13 @@
 """A whole club to take away: a CSV of every hand, and its games as JSON Lines records.
 
-The JSON Lines file holds one ``all-fives/1`` record per line, oldest game first; imported
-into a new club it gives the same games, and exporting that club gives the same lines.
+The JSON Lines file begins with the club's roster, a line of its own (:data:`CLUB_FORMAT`:
+every player on it, those who have not played yet too, and the house rules the club's new
+games start with), then holds one ``all-fives/1`` record per line, oldest game first, each
+with its times (when it began and ended, when each entry was made). Imported into a new
+club, on this server or another, it gives the same club: the same roster and house rules,
+the same games played at the same times, so the same standings and charts; and exporting
+that club gives the same lines. A file of records alone (an export from before the roster
+line, records gathered by hand) imports as it always did.
 """
 
 from __future__ import annotations
@@ -9,12 +15,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from scorekeeper.rules.record import write_record
 from scorekeeper.rules.sheet import Sheet, adjustment_text, safe_cell, score_sheet
 from scorekeeper.web.data import games
-from scorekeeper.web.data.models import GameRow
+from scorekeeper.web.data.models import ClubPlayerRow, ClubRow, GameRow
 from scorekeeper.web.data.replayed import Replayed
 from scorekeeper.web.languages import lazy_gettext as _l
 
@@ -105,10 +112,41 @@ def club_csv(rows: Sequence[GameRow]) -> str:
     return out.getvalue()
 
 
-def club_records(rows: Sequence[GameRow]) -> str:
-    """The games as JSON Lines: one compact ``all-fives/1`` record per line, oldest first."""
-    lines = (
-        json.dumps(write_record(games.replay(row)), ensure_ascii=False, separators=(",", ":"))
-        for row in oldest_first(rows)
-    )
-    return "".join(line + "\n" for line in lines)
+CLUB_FORMAT = "all-fives-club/1"
+"""The ``format`` of a club export's roster line: ``{"format": "all-fives-club/1", "roster":
+[NAME, ...], "defaults": {"preset": ..., "options": {...}}}``, the roster A to Z as the club
+spells it and, when the club has its own, the house rules its new games start with. Not a
+game record, so a record reader that meets it refuses its format instead of taking it for
+a game."""
+
+
+def _line(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def club_defaults(defaults: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The house rules a club's new games start with as its roster line gives them, in the
+    shape of a record's: ``preset``, ``options`` only when some differ from the preset,
+    ``partners`` only when not the preset's way; None when the club has none of its own."""
+    if not defaults or not isinstance(defaults.get("preset"), str):
+        return None
+    given: dict[str, Any] = {"preset": defaults["preset"]}
+    if defaults.get("options"):
+        given["options"] = dict(defaults["options"])
+    if isinstance(defaults.get("partners"), bool):
+        given["partners"] = defaults["partners"]
+    return given
+
+
+def club_records(club: ClubRow, rows: Sequence[GameRow], roster: Sequence[ClubPlayerRow]) -> str:
+    """The club as JSON Lines: its roster line (with its house rules when it has its own),
+    then one compact ``all-fives/1`` record per game with its times, oldest first."""
+    heading: dict[str, Any] = {"format": CLUB_FORMAT, "roster": [p.name for p in roster]}
+    defaults = club_defaults(club.defaults)
+    if defaults is not None:
+        heading["defaults"] = defaults
+    lines = [_line(heading)]
+    for row in oldest_first(rows):
+        found = games.replay_rows(row)
+        lines.append(_line(write_record(found.game, games.record_times(row, found))))
+    return "".join(lines)

@@ -250,31 +250,74 @@ def import_games(key: str) -> Answer:
         data = (form.text.data or "").encode("utf-8", "surrogatepass")
     try:
         batch = read_batch(data)
-        rows = clubs.import_games(door.club, [game for _where, game in batch])
+        imported = clubs.import_games(
+            door.club, [timed for _where, timed in batch.games], batch.roster, batch.defaults
+        )
     except AlreadyImported as again:
         why = (
             say("this game was not imported: it is in this batch twice.")
             if again.twice
             else say("this game was not imported: it is in the club already.")
         )
-        problem = BatchProblem(batch[again.index][0], why)
+        problem = BatchProblem(batch.games[again.index][0], why)
         return render_template("clubs/import.html", batch=problem, **context), 422
     except BatchProblem as problem:
         return render_template("clubs/import.html", batch=problem, **context), 422
     except RosterProblem as problem:
         problem_said = languages.said(problem.said)
         return render_template("clubs/import.html", problem=problem_said, **context), 422
-    for row in rows:
+    for row in imported.rows:
         remember(row, EDIT)
-    flash(
-        ngettext(
-            "Imported %(num)d game into %(club)s.",
-            "Imported %(num)d games into %(club)s.",
-            len(rows),
-            club=door.club.name,
-        )
-    )
+    flash(imported_text(door.club, imported))
     return redirect(url_for("clubs.club", key=key), code=303)
+
+
+def imported_text(club: ClubRow, imported: clubs.Imported) -> str:
+    """What an import did, in the reader's language: the games it brought, the players who
+    joined the roster, and the house rules the club's new games start with when the batch
+    gave some (taken, or left for the club's own)."""
+    games, joined = len(imported.rows), imported.joined
+    said = []
+    if games:
+        said.append(
+            ngettext(
+                "Imported %(num)d game into %(club)s.",
+                "Imported %(num)d games into %(club)s.",
+                games,
+                club=club.name,
+            )
+        )
+    if games and joined:
+        said.append(
+            ngettext(
+                "%(num)d player joined the roster.", "%(num)d players joined the roster.", joined
+            )
+        )
+    elif joined:
+        said.append(
+            ngettext(
+                "Added %(num)d player to the roster of %(club)s; there were no games to import.",
+                "Added %(num)d players to the roster of %(club)s; there were no games to import.",
+                joined,
+                club=club.name,
+            )
+        )
+    elif not games:
+        said.append(
+            _(
+                "There were no games to import, and every player named is on the roster of "
+                "%(club)s already.",
+                club=club.name,
+            )
+        )
+    rules = defaults_text(club)
+    if imported.defaults == "set" and rules is not None:
+        said.append(_("New games of the club start with: %(rules)s.", rules=rules))
+    elif imported.defaults == "kept" and rules is not None:
+        said.append(
+            _("New games of the club still start with its own house rules: %(rules)s.", rules=rules)
+        )
+    return " ".join(said)
 
 
 @bp.post("/clubs/<key:key>/games")
@@ -449,7 +492,7 @@ def _csv(door: ClubDoor) -> Response:
 
 
 def _records(door: ClubDoor) -> Response:
-    body = exports.club_records(clubs.club_games(door.club))
+    body = exports.club_records(door.club, clubs.club_games(door.club), clubs.roster(door.club))
     return _download(body, "application/jsonl", door.club, "-games.jsonl")
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.rules import Event, Game, Setup
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_key
-from scorekeeper.rules.record import write_record
+from scorekeeper.rules.record import Timed, write_record
 from scorekeeper.rules.standings import Played
 from scorekeeper.rules.stats import GameFacts, game_facts
 from scorekeeper.web.data import games
@@ -187,17 +187,73 @@ def fingerprint(game: Game) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def import_games(club: ClubRow, played: Sequence[Game]) -> list[GameRow]:
-    """Store the games ``played`` in the club, all of them or (on any error) none.
+def join_roster(club: ClubRow, names: Sequence[str]) -> None:
+    """Put ``names`` on the club's roster, those it has already (in any spelling) left as the
+    club spells them (not committed). More players than a roster holds is a RosterProblem."""
+    known = spellings(club)
+    for name in names:
+        key = name_key(name)
+        if key not in known:
+            known[key] = name.strip()
+            db.session.add(ClubPlayerRow(club_id=club.id, name=name.strip(), name_key=key))
+    if len(known) > MAX_ROSTER:
+        raise RosterProblem(
+            say("The roster is full: a club has at most %(most)s players.", most=MAX_ROSTER)
+        )
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an import did: the games it stored, how many players joined the roster (the
+    roster line's and the games' new names) and what became of the house rules the batch
+    gave: ``"set"`` (the club's new games start with them), ``"kept"`` (the club has house
+    rules of its own, other than the batch's, and keeps them) or None (the batch gave none,
+    or the club's are the same)."""
+
+    rows: list[GameRow]
+    joined: int
+    defaults: Literal["set", "kept"] | None
+
+
+def _take_defaults(
+    club: ClubRow, defaults: Mapping[str, object] | None
+) -> Literal["set", "kept"] | None:
+    """Give the club the house rules ``defaults`` when it has none of its own (not
+    committed). A club that chose its own on this server keeps them: an import brings games
+    and players, and only fills in what the club has not decided."""
+    if defaults is None or defaults == club.defaults:
+        return None
+    if club.defaults:
+        return "kept"
+    club.defaults = dict(defaults)
+    return "set"
+
+
+def import_games(
+    club: ClubRow,
+    played: Sequence[Timed],
+    roster: Sequence[str] = (),
+    defaults: Mapping[str, object] | None = None,
+) -> Imported:
+    """Store the games ``played`` in the club with their times, the players ``roster``
+    names on its roster (a club's export lists them all, those who never played too) and,
+    when the club has none of its own, the house rules ``defaults`` (as the new-game form
+    stores them) for its new games; all of it or (on any error) none.
 
     A game already imported into the club (the same record, names spelled as the club spells
     them) is refused with :class:`AlreadyImported`, and so is one given twice in the batch.
+    Its times play no part in that: the same game, exported again with its times, is the
+    same game.
     """
     rows, prints = [], []
     try:
-        for game in played:
-            setup = spelled_setup(club, game.setup)
-            loaded = games.create(setup, game.events, club_id=club.id, commit=False)
+        before = len(spellings(club))
+        join_roster(club, roster)
+        for timed in played:
+            setup = spelled_setup(club, timed.game.setup)
+            loaded = games.create(
+                setup, timed.game.events, club_id=club.id, commit=False, times=timed.times
+            )
             rows.append(loaded.row)
             prints.append(fingerprint(loaded.game))
         known = set(
@@ -213,11 +269,13 @@ def import_games(club: ClubRow, played: Sequence[Game]) -> list[GameRow]:
                 raise AlreadyImported(index, printed in seen)
             seen.add(printed)
             row.fingerprint = printed
+        taken = _take_defaults(club, defaults)
+        joined = len(spellings(club)) - before
         db.session.commit()
     except BaseException:
         db.session.rollback()
         raise
-    return rows
+    return Imported(rows, joined, taken)
 
 
 def file_game(club: ClubRow, edit_key: str) -> GameRow:

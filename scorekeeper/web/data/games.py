@@ -22,7 +22,7 @@ from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 from typing import cast as typed
@@ -51,6 +51,7 @@ from scorekeeper.rules.entering import (
 from scorekeeper.rules.gains import play_points
 from scorekeeper.rules.messages import say
 from scorekeeper.rules.stored import event_of, stored_event
+from scorekeeper.rules.times import Times, utc
 from scorekeeper.web.data import changes, replayed
 from scorekeeper.web.data.database import begin_immediate, db, in_driver_transaction
 from scorekeeper.web.data.loaded import EDIT, WATCH, DoorKind, Loaded, door_kind
@@ -144,6 +145,20 @@ def replay_rows(row: GameRow) -> replayed.Replayed:
     if found is None:
         raise NotFound(row.edit_key)
     return replayed.replay_whole(setup_of(row), found[0], found[1], event_of)
+
+
+def record_times(row: GameRow, found: replayed.Replayed) -> Times:
+    """The times the game ``row`` has for its record, replayed as ``found``: it began when its
+    row was made, each event was entered when its row was (a settlement's is when the hand
+    was settled), and a finished game ended with the entry that ended it (nothing is entered
+    after a win). To the second, as pages show them."""
+
+    def aware(moment: datetime) -> datetime:
+        return moment.replace(microsecond=0, tzinfo=UTC)
+
+    entries = tuple(aware(stored.created_at) for stored in found.rows)
+    over = found.game.phase == "over" and bool(entries)
+    return Times(aware(row.created_at), entries[-1] if over else None, entries)
 
 
 def _keep(row: GameRow, known: replayed.Replayed, game: Game, version: int) -> replayed.Replayed:
@@ -723,11 +738,19 @@ address stores counts them (site/ratelimits.py); the data layer knows nothing of
 
 
 def create(
-    setup: Setup, events: Sequence[Event] = (), club_id: int | None = None, commit: bool = True
+    setup: Setup,
+    events: Sequence[Event] = (),
+    club_id: int | None = None,
+    commit: bool = True,
+    times: Times | None = None,
 ) -> Loaded:
     """Store a new game with ``setup`` and ``events`` (already checked by the referee), filed
     under club ``club_id`` if given. With ``commit`` false the caller commits (several games
-    imported together are stored all or none)."""
+    imported together are stored all or none).
+
+    ``times``: when the game was played, as an imported record says; the game's row and its
+    events keep them (see :meth:`Times.filled` for the times a record leaves out) instead
+    of the moment it is stored, which is what a game without times gets."""
     game = Game(setup, events)
     row = GameRow(
         players=list(setup.players),
@@ -737,6 +760,13 @@ def create(
         club_id=club_id,
     )
     _count_change(row, game)
+    moment = row.updated_at
+    entered = [moment] * len(game.events)
+    if times is not None:
+        over = game.phase == "over"
+        started, kept, latest = times.filled(len(game.events), over, moment.replace(tzinfo=UTC))
+        row.created_at, row.updated_at = utc(started), utc(latest)
+        entered = [utc(when) for when in kept]
     db.session.add(row)
     db.session.flush()
     game_stored.send()
@@ -746,8 +776,10 @@ def create(
         db.session.execute(
             _EVENTS.insert(),
             [
-                {"game_id": row.id, "seq": number, "kind": kind, "data": data}
-                for number, (kind, data) in enumerate(map(stored_event, game.events), 1)
+                {"game_id": row.id, "seq": number, "kind": kind, "data": data, "created_at": when}
+                for number, ((kind, data), when) in enumerate(
+                    zip(map(stored_event, game.events), entered, strict=True), 1
+                )
             ],
         )
     version = row.version

@@ -17,7 +17,7 @@ from scorekeeper.rules import (
     RecordRefusal,
 )
 from scorekeeper.rules.messages import say, say_list
-from scorekeeper.rules.record import load_record, write_record
+from scorekeeper.rules.record import load_timed, write_record
 from scorekeeper.web import languages
 from scorekeeper.web.data import games
 from scorekeeper.web.data.doors import DOORS, load_or_404, remember
@@ -39,9 +39,11 @@ from scorekeeper.web.table.forms import (
 
 @bp.get(f"/{DOORS}/<key:key>/record.json")
 def record(door: str, key: str) -> Response:
-    """Download the game as an all-fives/1 record (behind either door)."""
+    """Download the game as an all-fives/1 record (behind either door), with its times."""
     loaded = load_or_404(key, door)
-    body = json.dumps(write_record(loaded.game), indent=2, ensure_ascii=False) + "\n"
+    assert loaded.replayed is not None, "a loaded game comes with the rows it was replayed from"
+    times = games.record_times(loaded.row, loaded.replayed)
+    body = json.dumps(write_record(loaded.game, times), indent=2, ensure_ascii=False) + "\n"
     response = Response(body, mimetype="application/json")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="{download_name(loaded.row)}.json"'
@@ -52,7 +54,8 @@ def record(door: str, key: str) -> Response:
 @bp.route("/games/import", methods=["GET", "POST"])
 @route(starts_games=True)
 def import_game() -> Answer:
-    """Create a game from an all-fives/1 record, or show why the record is refused."""
+    """Create a game from an all-fives/1 record, or show why the record is refused; the
+    game keeps the times the record gives (else it was played now)."""
     form = ImportForm()
     if request.method == "GET":
         return render_template("import.html", form=form), 200
@@ -66,10 +69,11 @@ def import_game() -> Answer:
         problem = _("Choose a record file or paste a record: nothing was imported.")
         return render_template("import.html", form=form, problem=problem), 422
     try:
-        game = load_record(data, unsettled_last_hand=True)
+        timed = load_timed(data, unsettled_last_hand=True)
     except RecordRefusal as refusal:
         return render_template("import.html", form=form, refusal=refusal), 422
-    loaded = games.create(game.setup, game.events)
+    game = timed.game
+    loaded = games.create(game.setup, game.events, times=timed.times)
     remember(loaded.row, EDIT)
     flash(languages.said(say("Imported: %(players)s.", players=say_list(list(game.players)))))
     return redirect(url_for("games.table", key=loaded.row.edit_key), code=303)
