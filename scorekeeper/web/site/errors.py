@@ -16,7 +16,13 @@ from flask import Flask, render_template, request
 from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import exc as sql_errors
-from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
+from werkzeug.exceptions import (
+    HTTPException,
+    InternalServerError,
+    MethodNotAllowed,
+    NotFound,
+    RequestEntityTooLarge,
+)
 
 from scorekeeper.web import languages
 from scorekeeper.web.data.database import db
@@ -87,7 +93,40 @@ def handle_http(error: HTTPException) -> ErrorAnswer | HTTPException:
     rendered = render_error(code, explanation)
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         rendered[2]["Allow"] = ", ".join(error.valid_methods)
+    if code == 413:
+        _read_no_further(rendered[2])
     return rendered
+
+
+def _read_no_further(headers: dict[str, str]) -> None:
+    """After a refused body: close the connection rather than read the rest of the body.
+
+    A server that keeps the connection for a next request reads the unread body to its end
+    first, all 300 MB of it; gunicorn's gevent worker read it without letting anything else
+    of the worker run, until gunicorn killed the worker, every stream it held with it.
+    ``Connection: close`` tells the development server (and the client); gunicorn answers
+    for the connection itself, and closes it when it cannot tell where the body ends, which
+    a body marked failed says.
+    """
+    headers["Connection"] = "close"
+    body: object = request.environ.get("wsgi.input")
+    if hasattr(body, "failed"):  # gunicorn's request body
+        body.failed = True
+
+
+def refuse_large_bodies() -> None:
+    """Refuse a body larger than its route takes before anything reads it (413), even where
+    no one would read it: its ``Content-Length`` says so. A body without one (chunked) is
+    read here, up to the limit and no further (the 413 past it), and kept for the form."""
+    limit = request.max_content_length
+    if limit is None:
+        return
+    length = request.content_length
+    if length is not None:
+        if length > limit:
+            raise RequestEntityTooLarge()
+    elif "chunked" in request.headers.get("Transfer-Encoding", "").lower():
+        request.get_data()
 
 
 def _hides_key() -> bool:
@@ -161,3 +200,4 @@ def init_app(app: Flask) -> None:
         app.register_error_handler(kind, handle_unavailable)
     app.register_error_handler(InternalServerError, handle_500)
     app.register_error_handler(HTTPException, handle_http)
+    app.before_request(refuse_large_bodies)
