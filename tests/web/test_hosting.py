@@ -13,7 +13,9 @@ import shutil
 import signal
 import socket
 import subprocess
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -175,4 +177,107 @@ def test_the_readmes_nginx_recipe_gives_every_page_its_headers_once(
     finally:
         os.killpg(nginx.pid, signal.SIGQUIT)
         nginx.wait(timeout=10)
+        server.kill()
+
+
+def _send_until_refused(connection: socket.socket, head: bytes, body: Iterator[bytes]) -> None:
+    """Send ``head``, then ``body`` piece by piece until the server closes the connection."""
+    connection.sendall(head)
+    try:
+        for piece in body:
+            connection.sendall(piece)
+    except OSError:  # closed by the server, as it should
+        pass
+
+
+def _answer_within(connection: socket.socket, seconds: float) -> str:
+    """The status line of the answer read off ``connection`` within ``seconds``."""
+    connection.settimeout(seconds)
+    received = b""
+    while b"\r\n" not in received:
+        chunk = connection.recv(4096)
+        assert chunk, f"closed with no answer: {received!r}"
+        received += chunk
+    return received.split(b"\r\n", 1)[0].decode()
+
+
+def _chunked(size: int, total: int) -> Iterator[bytes]:
+    piece = b"x" * size
+    for _ in range(total // size):
+        yield f"{size:x}\r\n".encode() + piece + b"\r\n"
+    yield b"0\r\n\r\n"
+
+
+@pytest.mark.parametrize("framing", ["length", "chunked"])
+def test_a_huge_body_is_refused_at_once_and_the_workers_streams_live_on(
+    app: Flask, framing: str
+) -> None:
+    """A 300 MB POST straight to gunicorn: answered 413 within two seconds, without reading it
+    to its end (which took the worker 40 s, and then gunicorn killed it with every stream it
+    held); a watching phone on the same worker still hears the next change."""
+    server = Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], "-k", "gevent", "--workers", "1")
+    server.start()
+    stream: Stream | None = None
+    try:
+        key, entries = _import(server.port)
+        _, page, _ = request(server.port, "GET", f"/games/{key}")
+        watch, token = WATCH.search(page), TOKEN.search(page)
+        assert watch is not None and token is not None
+        stream = Stream(server.port, f"{watch.group(1)}/changes")
+        version = stream.until(VERSION)
+        huge = 300 * 2**20
+        if framing == "length":
+            head = f"Content-Length: {huge}\r\n"
+            body: Iterator[bytes] = iter([b"x" * 2**20] * 300)
+        else:
+            head, body = "Transfer-Encoding: chunked\r\n", _chunked(2**16, huge)
+        head = (
+            "POST /games/import HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Content-Type: application/x-www-form-urlencoded\r\n{head}\r\n"
+        )
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as connection:
+            sending = threading.Thread(
+                target=_send_until_refused, args=(connection, head.encode(), body), daemon=True
+            )
+            started = time.monotonic()
+            sending.start()
+            assert _answer_within(connection, 2).startswith("HTTP/1.1 413")
+            assert time.monotonic() - started < 2
+            sending.join(5)
+            assert not sending.is_alive(), "the server kept reading the body"
+        entry = entries[0]
+        fields = {"version": str(version), **entry.fields}
+        status, _, _ = request(server.port, "POST", f"/games/{key}/{entry.action}", form(fields))
+        assert status == 303
+        assert stream.until(PAGE, 5) == version + 1
+    finally:
+        if stream is not None:
+            stream.close()
+        server.kill()
+
+
+def test_a_phone_that_leaves_gives_its_stream_back_at_once(app: Flask) -> None:
+    """Phones that close their streams free them in the worker at once, not a heartbeat or
+    two later: with room for five streams, five phones leave and five others are let in."""
+    server = Gunicorn(
+        app.config["SQLALCHEMY_DATABASE_URI"], "-k", "gevent", "--workers", "1",
+        settings={"SCOREKEEPER_LIVE_STREAMS": "5"},
+    )  # fmt: skip
+    server.start()
+    try:
+        key, _ = _import(server.port)
+        path = f"/games/{key}/changes"
+        leaving = [Stream(server.port, path) for _ in range(5)]
+        for stream in leaving:
+            stream.until(VERSION)
+        status, _, _ = request(server.port, "GET", path)
+        assert status == 204  # full: that page would poll
+        for stream in leaving:
+            stream.close()
+        time.sleep(1)
+        coming = [Stream(server.port, path) for _ in range(5)]
+        for stream in coming:
+            assert stream.until(VERSION) >= 0
+            stream.close()
+    finally:
         server.kill()

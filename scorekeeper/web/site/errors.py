@@ -8,9 +8,11 @@ page keeps the entry to send again (htmx pages keep it in static/js/not-saved.js
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import sqlite3
 import sys
+from typing import Any
 
 from flask import Flask, render_template, request
 from flask.globals import request_ctx
@@ -117,7 +119,8 @@ def _read_no_further(headers: dict[str, str]) -> None:
 def refuse_large_bodies() -> None:
     """Refuse a body larger than its route takes before anything reads it (413), even where
     no one would read it: its ``Content-Length`` says so. A body without one (chunked) is
-    read here, up to the limit and no further (the 413 past it), and kept for the form."""
+    read here, up to the limit and no further (the 413 past it), and kept for the view: the
+    servers hand it on as it comes, and nothing else would stop reading at the limit."""
     limit = request.max_content_length
     if limit is None:
         return
@@ -126,7 +129,25 @@ def refuse_large_bodies() -> None:
         if length > limit:
             raise RequestEntityTooLarge()
     elif "chunked" in request.headers.get("Transfer-Encoding", "").lower():
-        request.get_data()
+        received = _at_most(request.environ["wsgi.input"], limit)
+        if len(received) > limit:
+            raise RequestEntityTooLarge()
+        # What the views read instead: the body, whole, and its length.
+        request.environ["wsgi.input"] = io.BytesIO(received)
+        request.environ["CONTENT_LENGTH"] = str(len(received))
+
+
+def _at_most(stream: Any, limit: int) -> bytes:
+    """What ``stream`` holds, read up to one byte past ``limit`` (enough to know it is over)."""
+    parts: list[bytes] = []
+    total = 0
+    while total <= limit:
+        part = stream.read(min(2**16, limit + 1 - total))
+        if not part:
+            break
+        parts.append(part)
+        total += len(part)
+    return b"".join(parts)
 
 
 def _hides_key() -> bool:
