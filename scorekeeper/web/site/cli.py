@@ -206,11 +206,13 @@ def backup_command(path: str) -> None:
 
 SERVED = (
     "--worker-class", "gevent", "--workers", "1",
-    "--worker-connections", "4000", "--graceful-timeout", "10",
+    "--worker-connections", "4000", "--graceful-timeout", "10", "--keep-alive", "10",
 )  # fmt: skip
-"""gunicorn's options for ``flask serve``: the hosting recipe's gevent worker, which holds
-every phone's event stream (a greenlet each) and pushes each change; one process, so that
-SQLite's writers stay in one place."""
+"""gunicorn's options for ``flask serve``: the hosting recipe's, with one process, so that
+SQLite's writers stay in one place. The gevent worker holds every phone's event stream (a
+greenlet each) and pushes each change. ``--keep-alive`` is also how long gunicorn waits for
+a new connection's first request, and closes it unanswered after: on a busy machine the
+phones that all reconnect after a restart wait longer than its default 2 s to be read."""
 
 
 def served_app(import_path: str | None = None) -> Flask:
