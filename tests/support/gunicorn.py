@@ -47,13 +47,19 @@ class Gunicorn:
     ``settings`` for the app (``SCOREKEEPER_`` names and their values)."""
 
     def __init__(
-        self, database: str, *options: str, settings: dict[str, str] | None = None
+        self,
+        database: str,
+        *options: str,
+        settings: dict[str, str] | None = None,
+        log: Path | None = None,
     ) -> None:
         self.port = free_port()
         self.database = database
         self.options = options
         self.settings = settings or {}
         self.process: subprocess.Popen[bytes] | None = None
+        self.log = log
+        """The file the server's output goes to, if any (else nowhere)."""
 
     def command(self) -> list[str]:
         """The command that starts the server."""
@@ -72,14 +78,15 @@ class Gunicorn:
             "SCOREKEEPER_RATELIMIT_ENABLED": "false",
             **self.settings,
         }
-        self.process = subprocess.Popen(
-            self.command(),
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+        with open(self.log or os.devnull, "wb") as output:
+            self.process = subprocess.Popen(
+                self.command(),
+                cwd=ROOT,
+                env=env,
+                stdout=output,
+                stderr=output,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -89,6 +96,13 @@ class Gunicorn:
                 assert self.process.poll() is None, "gunicorn exited"
                 time.sleep(0.1)
         raise AssertionError("gunicorn did not answer within 30 s")
+
+    def stop(self) -> str:
+        """Stop the server as Ctrl-C does (SIGINT to every process), and what it printed."""
+        assert self.process is not None and self.log is not None
+        os.killpg(self.process.pid, signal.SIGINT)
+        self.process.wait(timeout=20)
+        return self.log.read_text()
 
     def kill(self) -> None:
         """SIGKILL the master and every worker: nothing gets to finish what it was writing."""

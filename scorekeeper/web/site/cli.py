@@ -205,7 +205,7 @@ def backup_command(path: str) -> None:
 
 
 SERVED = (
-    "--worker-class", "gevent", "--workers", "1",
+    "--worker-class", "scorekeeper.web.site.worker.TableWorker", "--workers", "1",
     "--worker-connections", "4000", "--graceful-timeout", "10", "--keep-alive", "10",
 )  # fmt: skip
 """gunicorn's options for ``flask serve``: the hosting recipe's, with one process, so that
