@@ -7,12 +7,8 @@ change by reading the versions), or PostgreSQL under ``SCOREKEEPER_TEST_DATABASE
 from __future__ import annotations
 
 import http.client
-import os
 import re
-import shutil
-import signal
 import socket
-import subprocess
 import threading
 import time
 from collections.abc import Iterator
@@ -24,7 +20,8 @@ from flask import Flask
 from scorekeeper.rules import Game
 from scorekeeper.web.site.security import HEADERS
 from tests.support.clubtable import Entry, simulated_game
-from tests.support.gunicorn import Gunicorn, form, free_port, import_game, request
+from tests.support.gunicorn import Gunicorn, form, import_game, request
+from tests.support.nginx import INSTALLED, nginx
 
 STREAMS = 6
 """Watching phones: with two workers, some are on the one that takes the entry, some not."""
@@ -119,14 +116,7 @@ def test_a_long_address_nginx_passes_on_is_answered_by_the_app(app: Flask) -> No
         server.kill()
 
 
-def _readme_nginx_recipe() -> str:
-    """The nginx lines the README's hosting section gives (inside a ``server`` block)."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    after = readme.split("With nginx, inside the `server` block that has the certificate:", 1)[1]
-    return after.split("```", 2)[1]
-
-
-@pytest.mark.skipif(shutil.which("nginx") is None, reason="nginx is not installed")
+@pytest.mark.skipif(not INSTALLED, reason="nginx is not installed")
 def test_the_readmes_nginx_recipe_gives_every_page_its_headers_once(
     app: Flask, tmp_path: Path
 ) -> None:
@@ -135,48 +125,23 @@ def test_the_readmes_nginx_recipe_gives_every_page_its_headers_once(
     parse) carries them too."""
     server = Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], "-k", "gevent", "--workers", "1")
     server.start()
-    port = free_port()
-    recipe = _readme_nginx_recipe().replace("127.0.0.1:8000", f"127.0.0.1:{server.port}")
-    temp = " ".join(
-        f"{kind}_temp_path {tmp_path}/{kind};" for kind in ("client_body", "proxy", "fastcgi",
-                                                             "uwsgi", "scgi")
-    )  # fmt: skip
-    (tmp_path / "nginx.conf").write_text(
-        f"worker_processes 1; pid {tmp_path}/nginx.pid; error_log {tmp_path}/error.log;"
-        f" events {{}} http {{ access_log off; {temp}"
-        f" server {{ listen 127.0.0.1:{port}; {recipe} }} }}"
-    )
-    command = ["nginx", "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"]
-    if os.geteuid() == 0:
-        command[-1] = "daemon off; user root;"
-    nginx = subprocess.Popen(command, stderr=subprocess.PIPE, start_new_session=True)
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                request(port, "GET", "/rules")
-                break
-            except OSError:
-                assert nginx.poll() is None, nginx.stderr.read() if nginx.stderr else ""
-                assert time.monotonic() < deadline, "nginx did not answer"
-                time.sleep(0.1)
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        connection.request("GET", "/rules")
-        page = connection.getresponse()
-        page.read()
-        names = [name.lower() for name, _ in page.getheaders()]
-        for header, value in HEADERS.items():
-            assert names.count(header.lower()) == 1, header
-            assert page.getheader(header) == value, header
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
-            raw.sendall(b"NOT A REQUEST\r\n\r\n")
-            refused = raw.recv(4096).decode("latin-1").lower()
-        assert refused.startswith("http/1.1 400")
-        for header in HEADERS:
-            assert f"\r\n{header.lower()}:" in refused, header
+        with nginx(tmp_path, server.port) as port:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            connection.request("GET", "/rules")
+            page = connection.getresponse()
+            page.read()
+            names = [name.lower() for name, _ in page.getheaders()]
+            for header, value in HEADERS.items():
+                assert names.count(header.lower()) == 1, header
+                assert page.getheader(header) == value, header
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+                raw.sendall(b"NOT A REQUEST\r\n\r\n")
+                refused = raw.recv(4096).decode("latin-1").lower()
+            assert refused.startswith("http/1.1 400")
+            for header in HEADERS:
+                assert f"\r\n{header.lower()}:" in refused, header
     finally:
-        os.killpg(nginx.pid, signal.SIGQUIT)
-        nginx.wait(timeout=10)
         server.kill()
 
 

@@ -2,7 +2,8 @@
 
 One asyncio client opens 1,000 event streams on one game at once (a burst, as the phones
 reconnect after a restart) against the server ``make run`` starts (``flask serve``: one gevent
-process) and against the hosting recipe's two gevent workers, then makes 20 entries at random
+process) and against the hosting recipe's two gevent workers, straight and behind the README's
+nginx, then makes 20 entries at random
 intervals, some 10 ms apart, and checks that every stream had the new version (or a later one)
 within 2 s of each entry being sent.
 
@@ -27,6 +28,7 @@ import pytest
 from scorekeeper.rules import Game
 from tests.support.clubtable import simulated_game
 from tests.support.gunicorn import Gunicorn, TableServe, form, import_game, request
+from tests.support.nginx import INSTALLED, nginx
 from tests.support.server import migrated_database
 
 EDITING, WATCHING, BOARDS = 880, 80, 40
@@ -38,6 +40,11 @@ GAPS = (0.01, 0.01, 0.05, 0.2, 0.5)
 ID = re.compile(rb"\nid: (-?\d+)\n")
 WATCH = re.compile(r'id="watch-link" type="url" value="http://[^/]+(/watch/[^"]+)"')
 TOKEN = re.compile(r'name="version" value="(\d+)"')
+RECIPE = (
+    "--worker-class", "gevent", "--worker-connections", "4000", "--graceful-timeout", "10",
+    "--keep-alive", "10", "--workers", "2",
+)  # fmt: skip
+"""gunicorn's options in the README's hosting recipe."""
 SETTINGS = {"SCOREKEEPER_LIVE_STREAMS_PER_ADDRESS": "2000"}
 """Every phone of the test comes from 127.0.0.1: it may hold all its streams."""
 
@@ -147,10 +154,15 @@ def late_streams(streams: list[Heard], sent: list[tuple[float, int]]) -> list[st
     return late
 
 
-def every_stream_hears_every_change(server: Gunicorn) -> None:
+def every_stream_hears_every_change(server: Gunicorn, in_front: Path | None = None) -> None:
+    """The test against ``server``; ``in_front``: behind the README's nginx (its files there)."""
     server.start()
     try:
-        streams, sent, final = asyncio.run(watch_and_change(server.port))
+        if in_front is None:
+            streams, sent, final = asyncio.run(watch_and_change(server.port))
+        else:
+            with nginx(in_front, server.port) as port:
+                streams, sent, final = asyncio.run(watch_and_change(port))
     finally:
         server.kill()
     assert [heard.status for heard in streams] == [200] * len(streams)
@@ -174,5 +186,17 @@ def test_the_recipes_gevent_workers_push_every_change_to_a_thousand_streams(
 ) -> None:
     database = tmp_path / "club.sqlite"
     migrated_database(database)
-    recipe = ("--worker-class", "gevent", "--worker-connections", "4000", "--workers", "2")
-    every_stream_hears_every_change(Gunicorn(f"sqlite:///{database}", *recipe, settings=SETTINGS))
+    every_stream_hears_every_change(Gunicorn(f"sqlite:///{database}", *RECIPE, settings=SETTINGS))
+
+
+@pytest.mark.alone
+@pytest.mark.skipif(not INSTALLED, reason="nginx is not installed")
+def test_the_recipe_behind_the_readmes_nginx_pushes_every_change_to_a_thousand_streams(
+    tmp_path: Path,
+) -> None:
+    """Each stream holds two connections in nginx: its default 512 a worker dropped most of
+    the streams; the README's lines hold them all."""
+    database = tmp_path / "club.sqlite"
+    migrated_database(database)
+    server = Gunicorn(f"sqlite:///{database}", *RECIPE, settings=SETTINGS)
+    every_stream_hears_every_change(server, in_front=tmp_path)
