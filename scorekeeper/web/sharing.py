@@ -329,7 +329,7 @@ def _gevent_patched() -> bool:
 
 def _can_hold_open() -> bool:
     """Whether this server can keep a request open without holding up others: a gevent worker
-    (the hosting recipe), or Flask's threaded development server. A sync worker cannot (a
+    (the hosting recipe, and ``flask serve``), or Flask's threaded development server. A sync worker cannot (a
     stream would take the whole worker), so its pages poll. ``LIVE_PUSH`` set True or False
     decides instead."""
     setting = current_app.config.get("LIVE_PUSH", "auto")
@@ -458,16 +458,20 @@ def _last_heard() -> int | None:
 @contextmanager
 def _hang_up(environ: dict[str, Any], wake: threading.Event) -> Iterator[Callable[[], bool]]:
     """Whether the phone behind a stream has gone (its side of the connection closed), to ask
-    each time the stream wakes; ``wake`` is set the moment it goes.
+    each time the stream wakes: at the latest at each heartbeat.
 
-    Under the gevent worker the connection is watched while the stream waits: a phone that
-    leaves (or the proxy in front of it) closes its side, the socket turns readable with
-    nothing to read, and the stream lets it go at once instead of at the second heartbeat
-    that fails to be written. Elsewhere (the development server) the heartbeat finds it.
+    A stream's client sends nothing after its request, so a connection with something to read
+    has been closed (or sent a next request early, which the heartbeat's writes then judge).
+    Under the gevent worker the connection is also watched while the stream waits, and
+    ``wake`` set the moment the phone (or the proxy in front of it) closes it: the stream is
+    let go at once, rather than when the second heartbeat after fails to be written.
     """
-    connection = environ.get("gunicorn.socket")
-    if connection is None or not _gevent_patched():
+    connection = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+    if connection is None:
         yield lambda: False
+        return
+    if not _gevent_patched():
+        yield lambda: _closed(connection)
         return
     from gevent import get_hub
 
@@ -479,22 +483,23 @@ def _hang_up(environ: dict[str, Any], wake: threading.Event) -> Iterator[Callabl
         readable.append(True)
         wake.set()
 
-    def gone() -> bool:
-        if not readable:
-            return False
-        try:
-            # A stream's client sends nothing after its request: readable means it closed
-            # (or sent a next request early, which the heartbeat then leaves to its writes).
-            return not connection.recv(1, socket.MSG_PEEK)
-        except OSError:
-            return True
-
     watcher.start(heard)
     try:
-        yield gone
+        # Asked only once readable: a gevent socket would wait for something to read.
+        yield lambda: bool(readable) and _closed(connection)
     finally:
         watcher.stop()
         watcher.close()
+
+
+def _closed(connection: socket.socket) -> bool:
+    """Whether the other side closed ``connection``, looked at without waiting or reading."""
+    try:
+        return not connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+    except BlockingIOError:
+        return False  # nothing to read: still there
+    except OSError:
+        return True
 
 
 LIVE_STREAMS = 3000

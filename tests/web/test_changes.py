@@ -6,6 +6,7 @@ server cannot hold a request open the stream answers 204 and the page polls."""
 from __future__ import annotations
 
 import re
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -22,6 +23,7 @@ from scorekeeper.web.data import changes
 from scorekeeper.web.data.changes import GONE, Hub
 from scorekeeper.web.data.database import db
 from scorekeeper.web.sharing import STREAM_SECONDS
+from tests.support.server import LiveServer
 from tests.web.database import OTHER_DATABASE, app_settings
 from tests.web.webtable import Table, page_version, started
 
@@ -382,3 +384,25 @@ def test_a_change_stored_while_the_stream_writes_is_sent_next(
     table.post("undo", {})
     table.post("redo", {})
     assert versions(chunks, 1) == [page_version(table.page())]
+
+
+def test_the_development_server_lets_a_stream_go_at_the_heartbeat_after_its_phone_left(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Flask's threaded server holds streams too: a phone that closed its connection is let
+    go at the next heartbeat (not at the second heartbeat that fails to be written)."""
+    monkeypatch.setattr("scorekeeper.web.sharing.HEARTBEAT_SECONDS", 1.0)
+    table = started(client)
+    hub = changes._state(app)[0]
+    with LiveServer(app) as server:
+        port = server.server.server_port
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as phone:
+            phone.sendall(f"GET {table.url}/changes HTTP/1.1\r\nHost: here\r\n\r\n".encode())
+            received = b""
+            while b"event: version" not in received:  # read all it was sent: then it leaves
+                received += phone.recv(4096)
+            assert received.startswith(b"HTTP/1.1 200") and hub.streams == 1
+        deadline = time.monotonic() + 1.5  # one heartbeat and a half
+        while hub.streams and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert hub.streams == 0
