@@ -329,9 +329,9 @@ def _gevent_patched() -> bool:
 
 def _can_hold_open() -> bool:
     """Whether this server can keep a request open without holding up others: a gevent worker
-    (the hosting recipe, and ``flask serve``), or Flask's threaded development server. A sync worker cannot (a
-    stream would take the whole worker), so its pages poll. ``LIVE_PUSH`` set True or False
-    decides instead."""
+    (the hosting recipe, and ``flask serve``), or Flask's threaded development server. A sync
+    worker cannot (a stream would take the whole worker), so its pages poll. ``LIVE_PUSH``
+    set True or False decides instead."""
     setting = current_app.config.get("LIVE_PUSH", "auto")
     if setting in (True, False):
         return bool(setting)
