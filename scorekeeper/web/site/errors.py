@@ -221,4 +221,5 @@ def init_app(app: Flask) -> None:
         app.register_error_handler(kind, handle_unavailable)
     app.register_error_handler(InternalServerError, handle_500)
     app.register_error_handler(HTTPException, handle_http)
-    app.before_request(refuse_large_bodies)
+    # First of all the checks before the views: the form token's reads the body.
+    app.before_request_funcs.setdefault(None, []).insert(0, refuse_large_bodies)
