@@ -470,6 +470,7 @@ def _hang_up(environ: dict[str, Any], wake: threading.Event) -> Iterator[Callabl
     if connection is None:
         yield lambda: False
         return
+    _probe_when_silent(connection)
     if not _gevent_patched():
         yield lambda: _closed(connection)
         return
@@ -490,6 +491,36 @@ def _hang_up(environ: dict[str, Any], wake: threading.Event) -> Iterator[Callabl
     finally:
         watcher.stop()
         watcher.close()
+
+
+PROBE_AFTER_SECONDS = 10
+"""Seconds a stream's connection may be silent before the system asks the phone whether it is
+still there (TCP keepalive); it asks ``PROBES`` times, ``PROBE_EVERY_SECONDS`` apart."""
+PROBE_EVERY_SECONDS = 3
+PROBES = 3
+GIVE_UP_SECONDS = 15
+"""Seconds without a word from the phone (an answer to a probe, or to data sent) after which
+the system gives its connection up (``TCP_USER_TIMEOUT``): past the second probe, before the
+next heartbeat. A phone on a poor line that loses its stream opens it again by itself and is
+sent what it missed (``Last-Event-ID``)."""
+
+
+def _probe_when_silent(connection: socket.socket) -> None:
+    """Have the system find out that the phone behind a stream vanished without closing its
+    side (out of the Wi-Fi's reach, its battery flat): nothing would ever arrive to say so,
+    and a heartbeat's few bytes wait in the send buffer for many minutes of retries. With
+    keepalive probes after ``PROBE_AFTER_SECONDS`` of silence, and the connection given up
+    after ``GIVE_UP_SECONDS`` without an answer, it fails within one heartbeat; the stream, watching it,
+    is let go then. A connection that is not TCP (a Unix socket behind a proxy) has neither,
+    and needs neither: its proxy holds the phone's connection."""
+    try:
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, PROBE_AFTER_SECONDS)
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, PROBE_EVERY_SECONDS)
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, PROBES)
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, GIVE_UP_SECONDS * 1000)
+    except (OSError, AttributeError):  # not TCP, or a system without these options
+        pass
 
 
 def _closed(connection: socket.socket) -> bool:
