@@ -47,6 +47,7 @@ from urllib.parse import quote
 import brotli
 from backports import zstd
 
+from bench.calibration import Calibration, bench_app, calibrate, pin_client, server_preexec
 from scorekeeper.rules import Event, Game, Setup
 from scorekeeper.rules.record import write_record
 from tests.support.clubtable import Entry, simulated_game
@@ -94,9 +95,7 @@ def group_cpu(process: subprocess.Popen[bytes] | None) -> float:
 
 def profiled_app() -> Any:
     """The app, each request profiled; every worker writes its stats now and then (--profile)."""
-    from app import create_app
-
-    app = create_app()
+    app = bench_app()
     profile = cProfile.Profile()
     out = os.path.join(os.environ[PROFILE_ENV], f"{os.getpid()}.prof")
     served = 0
@@ -131,8 +130,10 @@ class Server:
         profile_dir: str,
         worker_class: str,
         settings: dict[str, str] | None = None,
+        pin: bool = False,
     ) -> None:
         self.settings = settings or {}
+        self.pin = pin
         self.port = free_port()
         self.database = database
         self.workers = workers
@@ -163,7 +164,8 @@ class Server:
         }
         flask = [sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"]
         subprocess.run(flask, cwd=ROOT, env=env, check=True, capture_output=True)
-        target = "app:create_app()"
+        # The app with the calibration's two routes (bench/calibration.py), nothing else added.
+        target = "bench.calibration:bench_app()"
         if self.profile_dir:
             env[PROFILE_ENV] = self.profile_dir
             target = "bench.load:profiled_app()"
@@ -176,7 +178,7 @@ class Server:
         ]  # fmt: skip
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True,
+            start_new_session=True, preexec_fn=server_preexec() if self.pin else None,
         )  # fmt: skip
         wait_for(self.port)
 
@@ -596,8 +598,12 @@ async def run_database(name: str, database: str, args: argparse.Namespace) -> li
     """Step the number of tables up on one database; the table rows printed."""
     profile_dir = tempfile.mkdtemp(prefix="load-profile-") if args.profile else ""
     worker_class = "sync" if args.poll_only else args.worker_class
-    server = Server(database, args.workers, args.threads, profile_dir, worker_class)
+    server = Server(
+        database, args.workers, args.threads, profile_dir, worker_class, pin=not args.no_pin
+    )
     server.start()
+    assert server.process is not None
+    calibration = calibrate(server.port, server.process.pid)
     rng = random.Random(11)
     seeds = range(args.games)
     games = [Simulated(*simulated_game(seed, max_hands=args.hands)) for seed in seeds]
@@ -613,13 +619,19 @@ async def run_database(name: str, database: str, args: argparse.Namespace) -> li
         f" a table enters every {args.pace:g} s (undo {args.undo:.0%}), {following};"
         f" {args.seconds:g} s measured after {args.warmup:g} s"
     )
+    print(calibration.line())
+    print(
+        "  in its units: CPU/req as trivial requests and as floors; a table's worker CPU per"
+        " second as floors per second (a core holds 1000 / floor ms of them)"
+    )
     header = (
         "| tables | req/s | entries/s | p50 ms | p99 ms | entry p99 | live p99 |"
-        " update p50 | update p90 | errors | worker CPU | CPU ms/req | phones' CPU | load |"
+        " update p50 | update p90 | errors | worker CPU | CPU ms/req | req/trivial |"
+        " req/floor | table-s/floor | phones' CPU | load |"
     )
     print(header)
-    print("|" + "---|" * 14)
-    rows += [header, "|" + "---|" * 14]
+    print("|" + "---|" * 17)
+    rows += [calibration.line(), header, "|" + "---|" * 17]
     try:
         for count in args.tables:
             opening = Figures()
@@ -639,6 +651,7 @@ async def run_database(name: str, database: str, args: argparse.Namespace) -> li
                 f" | {quantile(figures.updates, 0.5) * 1000:.0f}"
                 f" | {quantile(figures.updates, 0.9) * 1000:.0f} | {len(figures.errors)}"
                 f" | {figures.cpu / args.seconds:.2f} | {figures.cpu * 1000 / max(1, len(every)):.1f}"
+                f" | {_in_units(figures, len(every), count, args.seconds, calibration)}"
                 f" | {figures.own_cpu / args.seconds:.2f}"
                 f" | {os.getloadavg()[0]:.1f} |"
             )
@@ -659,6 +672,19 @@ async def run_database(name: str, database: str, args: argparse.Namespace) -> li
         print_profile(profile_dir)
         shutil.rmtree(profile_dir, ignore_errors=True)
     return rows
+
+
+def _in_units(
+    figures: Figures, requests: int, tables: int, seconds: float, calibration: Calibration
+) -> str:
+    """A step's server CPU in the machine's own units: per request as trivial requests and
+    as floors, and per table and second as floors (three cells)."""
+    per_request = figures.cpu * 1000 / max(1, requests)
+    per_table_second = figures.cpu * 1000 / (tables * seconds)
+    return (
+        f"{per_request / calibration.trivial_ms:.1f} | {per_request / calibration.floor_ms:.2f}"
+        f" | {per_table_second / calibration.floor_ms:.3f}"
+    )
 
 
 def print_profile(directory: str) -> None:
@@ -713,7 +739,15 @@ def main() -> int:
     parser.add_argument("--databases", default="sqlite,postgresql")
     parser.add_argument("--postgres", default="", help="a running PostgreSQL's URL to use")
     parser.add_argument("--profile", action="store_true", help="profile the gunicorn workers")
+    parser.add_argument(
+        "--no-pin",
+        action="store_true",
+        help="leave the phones and the server on every core (default: the phones on one core,"
+        " the server on the others)",
+    )
     args = parser.parse_args()
+    if not args.no_pin:
+        print(pin_client())
     print(
         f"target: p99 under {TARGET_P99 * 1000:.0f} ms and no error at 400 tables (SQLite) and"
         f" 300 (PostgreSQL); a play to the last watcher's new table: p90 under"
