@@ -54,9 +54,14 @@ def bench_app() -> Any:
     """The app with the calibration's two routes: gunicorn's target for the capacity benches
     (``bench.calibration:bench_app()``)."""
     from app import create_app
+
+    return add_routes(create_app())
+
+
+def add_routes(app: Any) -> Any:
+    """Add the trivial route and the floor to ``app``; ``app``."""
     from bench.flat_cost import add_floor
 
-    app = create_app()
     add_floor(app)
 
     @app.get(TRIVIAL)
@@ -156,10 +161,10 @@ class Calibration:
     def floor_ms(self) -> float:
         return statistics.median(self.floor)
 
-    def line(self) -> str:
+    def line(self, where: str = "this server") -> str:
         """The calibration in one line, to print beside the capacity figures."""
         return (
-            f"calibration (this server, this run, median of {len(self.trivial)} runs, spread"
+            f"calibration ({where}, this run, median of {len(self.trivial)} runs, spread"
             f" max-min): trivial request {self.trivial_ms:.2f} ms CPU"
             f" ({_spread(self.trivial)}), floor {self.floor_ms:.2f} ms CPU"
             f" ({_spread(self.floor)}; INSERT + COMMIT + a {FLOOR_SIZE // 1000} KB page);"
@@ -197,6 +202,40 @@ def calibrate(port: int, server_pid: int, runs: int = RUNS) -> Calibration:
         trivial.append(spent[TRIVIAL] * 1000 / (BLOCK * ROUNDS))
         floor.append(spent[FLOOR] * 1000 / (BLOCK * ROUNDS))
     return Calibration(trivial, floor, idle, os.getloadavg()[0])
+
+
+def calibrate_in_process(app: Any, runs: int = RUNS) -> Calibration:
+    """The same two requests through Flask's test client, timed by this process's CPU: for
+    the benches that run the app in their own process (``watchers.py``, ``live_games.py``).
+    ``app`` gets the two routes and CSRF off (an app of its own: the floor posts no token).
+    No server, no socket: smaller figures than :func:`calibrate`."""
+    app.config["WTF_CSRF_ENABLED"] = False
+    add_routes(app)
+    client = app.test_client()
+    headers = {"Accept-Encoding": "gzip, deflate, br, zstd"}
+
+    def block(method: str, path: str) -> float:
+        began = time.process_time()
+        for _ in range(BLOCK):
+            response = client.open(path, method=method, headers=headers)
+            response.get_data()
+            if response.status_code != 200:
+                raise SystemExit(f"calibration: {method} {path} answered {response.status_code}")
+        return time.process_time() - began
+
+    block("GET", TRIVIAL)  # the first requests (imports, the floor's table)
+    block("POST", FLOOR)
+    trivial: list[float] = []
+    floor: list[float] = []
+    for run in range(runs):
+        spent = {TRIVIAL: 0.0, FLOOR: 0.0}
+        order = [(TRIVIAL, "GET"), (FLOOR, "POST")]
+        for round_ in range(ROUNDS):
+            for path, method in order if (run + round_) % 2 == 0 else reversed(order):
+                spent[path] += block(method, path)
+        trivial.append(spent[TRIVIAL] * 1000 / (BLOCK * ROUNDS))
+        floor.append(spent[FLOOR] * 1000 / (BLOCK * ROUNDS))
+    return Calibration(trivial, floor, 0.0, os.getloadavg()[0])
 
 
 def main() -> int:

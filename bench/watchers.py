@@ -46,6 +46,7 @@ from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 
 from app import create_app
+from bench.calibration import Calibration, calibrate_in_process
 from scorekeeper.rules.record import load_record
 from scorekeeper.web import rendered
 from scorekeeper.web.data import games
@@ -211,8 +212,17 @@ def two_workers(changes: int, shared: bool) -> tuple[float, float, float]:
     return statistics.median(costs[1]), statistics.median(costs[3]), counted / limit
 
 
+def calibration() -> Calibration:
+    """The trivial request and the floor, in this process as the arms run (the line printed)."""
+    app = migrated_app(Path(tempfile.mkdtemp()) / "calibration.sqlite", RATELIMIT_ENABLED=False)
+    found = calibrate_in_process(app)
+    print(found.line("in this process, through the test client"))
+    return found
+
+
 def main_workers(args: argparse.Namespace) -> int:
     """The two-worker arms, run by run."""
+    calibrated = calibration()
     print(
         f"Game: {GAME.name}, entered from its start; {args.changes} changes a run; two workers,"
         " the three watchers' streams on the first, the second and the first"
@@ -235,7 +245,8 @@ def main_workers(args: argparse.Namespace) -> int:
             f"{arm}: three watchers on two workers, per change: median {statistics.median(threes):.2f} ms"
             f" CPU (spread {min(threes):.2f}-{max(threes):.2f}), {statistics.median(ratios):.2f}x one"
             f" watcher (spread {min(ratios):.2f}-{max(ratios):.2f}), renders"
-            f" {statistics.median(renders):.2f} (spread {min(renders):.2f}-{max(renders):.2f})"
+            f" {statistics.median(renders):.2f} (spread {min(renders):.2f}-{max(renders):.2f});"
+            f" {statistics.median(threes) / calibrated.floor_ms:.2f} floors a change"
         )
     return 0
 
@@ -250,6 +261,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.workers:
         return main_workers(args)
+    calibrated = calibration()
     print(f"Game: {GAME.name}, entered from its start; {args.changes} changes a run")
     print(f"{'arm':<14}{'run':>4}{'1 watcher':>12}{'3 watchers':>13}{'ratio':>8}")
     ratios: dict[str, list[float]] = {"pushed": [], "polled": [], "each renders": []}
@@ -263,7 +275,7 @@ def main() -> int:
         spread = max(found) - min(found)
         print(
             f"{arm}: 3 watchers / 1 watcher per change, median {statistics.median(found):.2f}x "
-            f"(spread {spread:.2f} over {len(found)} runs)"
+            f"(spread {spread:.2f} over {len(found)} runs); the floor: {calibrated.floor_ms:.2f} ms"
         )
     median = statistics.median(ratios["pushed"])
     verdict = "met" if median <= TARGET else "MISSED"

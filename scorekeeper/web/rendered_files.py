@@ -54,6 +54,8 @@ POLL = 0.005
 """Seconds between two looks for the file another process is rendering."""
 SWEEP_EVERY = 200
 """Pages written by a process between two sweeps of the folder."""
+TIDY_EVERY = 16
+"""Pages written by a process between two looks through a page's folder."""
 SPACE_IDLE = 3600.0
 """Seconds after which a space nobody writes to (a server run gone) is removed."""
 
@@ -162,7 +164,11 @@ class Files:
             with os.fdopen(descriptor, "wb") as out:
                 out.write(data)
             os.replace(temporary, self._path(page, version, "html"))
-        self._forget_older(folder, min(versions))
+        # The version before the one before goes at once (one unlink); a look through the
+        # page's whole folder, for versions skipped and dead processes' leavings, now and then.
+        self._path(page, min(versions) - 2, "html").unlink(missing_ok=True)
+        if self.written % TIDY_EVERY == 0:
+            self._forget_older(folder, min(versions))
         self.written += 1
         if self.written % SWEEP_EVERY == 0:
             self.sweep()
