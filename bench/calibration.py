@@ -106,6 +106,25 @@ def server_preexec() -> Callable[[], None] | None:
 # -- server CPU ----------------------------------------------------------------------------------
 
 
+def server_cores(pinned: bool) -> set[int]:
+    """The cores the server runs on: the ones :func:`server_preexec` gives it, or every one."""
+    found = cores()
+    if pinned and found is not None:
+        return found[1]
+    return set(os.sched_getaffinity(0))
+
+
+def busy_seconds(among: set[int]) -> float:
+    """CPU seconds the cores ``among`` have been busy so far, whoever ran (``/proc/stat``)."""
+    ticks = 0
+    for line in Path("/proc/stat").read_text().splitlines():
+        name, *fields = line.split()
+        if name.startswith("cpu") and name[3:].isdigit() and int(name[3:]) in among:
+            user, nice, system, _idle, _iowait, irq, softirq, steal = map(int, fields[:8])
+            ticks += user + nice + system + irq + softirq + steal
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def process_tree(pid: int) -> list[int]:
     """``pid`` and its children (gunicorn's master and its workers)."""
     try:

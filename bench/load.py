@@ -47,7 +47,15 @@ from urllib.parse import quote
 import brotli
 from backports import zstd
 
-from bench.calibration import Calibration, bench_app, calibrate, pin_client, server_preexec
+from bench.calibration import (
+    Calibration,
+    bench_app,
+    busy_seconds,
+    calibrate,
+    pin_client,
+    server_cores,
+    server_preexec,
+)
 from scorekeeper.rules import Event, Game, Setup
 from scorekeeper.rules.record import write_record
 from tests.support.clubtable import Entry, simulated_game
@@ -327,6 +335,9 @@ class Figures:
     recording: bool = False
     cpu: float = 0.0
     own_cpu: float = 0.0
+    others: float = 0.0
+    """CPU seconds other programs (this client too, when not pinned) took on the server's
+    cores: what the server could not have."""
     """This process's CPU (the phones): near a whole core, it measures itself, not the server."""
     times: dict[str, list[float]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
@@ -586,9 +597,11 @@ async def step(tables: list[Table], args: argparse.Namespace, server: Server) ->
     ]
     await asyncio.sleep(args.warmup)
     figures.recording = True
-    cpu, own = server.cpu_seconds(), time.process_time()
+    cores = server_cores(server.pin)
+    cpu, own, busy = server.cpu_seconds(), time.process_time(), busy_seconds(cores)
     await asyncio.sleep(args.seconds)
     figures.cpu = server.cpu_seconds() - cpu
+    figures.others = max(0.0, busy_seconds(cores) - busy - figures.cpu)
     figures.own_cpu = time.process_time() - own
     figures.recording = False
     stop.set()
@@ -629,11 +642,11 @@ async def run_database(name: str, database: str, args: argparse.Namespace) -> li
     header = (
         "| tables | req/s | entries/s | p50 ms | p99 ms | entry p99 | live p99 |"
         " update p50 | update p90 | errors | worker CPU | CPU ms/req | req/trivial |"
-        " req/floor | table-s/floor | phones' CPU | load |"
+        " req/floor | table-s/floor | phones' CPU | others on its cores | load |"
     )
     print(header)
-    print("|" + "---|" * 17)
-    rows += [calibration.line(), header, "|" + "---|" * 17]
+    print("|" + "---|" * 18)
+    rows += [calibration.line(), header, "|" + "---|" * 18]
     try:
         for count in args.tables:
             opening = Figures()
@@ -654,7 +667,7 @@ async def run_database(name: str, database: str, args: argparse.Namespace) -> li
                 f" | {quantile(figures.updates, 0.9) * 1000:.0f} | {len(figures.errors)}"
                 f" | {figures.cpu / args.seconds:.2f} | {figures.cpu * 1000 / max(1, len(every)):.1f}"
                 f" | {_in_units(figures, len(every), count, args.seconds, calibration)}"
-                f" | {figures.own_cpu / args.seconds:.2f}"
+                f" | {figures.own_cpu / args.seconds:.2f} | {figures.others / args.seconds:.2f}"
                 f" | {os.getloadavg()[0]:.1f} |"
             )
             print(row, flush=True)

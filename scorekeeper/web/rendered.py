@@ -24,6 +24,8 @@ turns it off; it is off by default for apps made with ``TESTING``, many to a pro
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import secrets
 import threading
@@ -51,6 +53,7 @@ _RENDERING = "_rendering_to_keep"
 _EXTENSION = "scorekeeper.rendered"
 _FLIGHTS = "scorekeeper.rendering"
 _FILES = "scorekeeper.rendered.files"
+_log = logging.getLogger(__name__)
 _WAIT_FOR_AHEAD = 5.0
 """Seconds a request waits for the same page another one is rendering, at most."""
 
@@ -128,18 +131,25 @@ def _obtain(
     page = files.page(key) if files is not None else None
     if files is None or page is None:
         return _render(key, render, kept)
-    found = files.wait_or_claim(page, version)
+    try:
+        found = files.wait_or_claim(page, version)
+    except OSError as failure:  # the folder unwritable, the disk full: render, share nothing
+        _log.warning("Shared pages: %s", failure)
+        found = False
     if isinstance(found, tuple):
         shared = found
         kept.put(key, shared, replaces=lambda older: older[0] <= shared[0])
         return shared
-    claimed = found
+    if not found:
+        return _render(key, render, kept)
     try:
         shown, text = _render(key, render, kept)
-        if claimed:
+        try:
             files.write(page, {version, shown}, shown, None if _HOLE in text else text)
+        except OSError as failure:
+            _log.warning("Shared pages: %s", failure)
     finally:
-        if claimed:
+        with contextlib.suppress(OSError):
             files.release(page, version)
     return shown, text
 
@@ -184,12 +194,18 @@ def _files(app: Flask) -> rendered_files.Files | None:
         return None
     if holder.files is None:
         with holder.lock:
-            if holder.files is None:
+            if holder.files is None and holder.on:
                 sources = (Path(app.root_path) / (app.template_folder or "templates"), _PACKAGE)
                 space = rendered_files.space(
                     app.config["SQLALCHEMY_DATABASE_URI"], _code(*sources), os.getppid()
                 )
-                holder.files = rendered_files.Files(Path(holder.folder), space, _kept(app).capacity)
+                try:
+                    holder.files = rendered_files.Files(
+                        Path(holder.folder), space, _kept(app).capacity
+                    )
+                except OSError as failure:  # this process renders its own pages, as before
+                    _log.warning("Shared pages off: %s", failure)
+                    holder.on = False
     return holder.files
 
 

@@ -213,3 +213,26 @@ def test_pages_of_another_database_or_server_run_are_not_read(tmp_path):
         os.utime(tmp_path / "one" / page, (time.time() + number, time.time() + number))
     files.sweep()
     assert len(list((tmp_path / "one").iterdir())) == 2
+
+
+def test_a_folder_that_cannot_be_written_only_turns_the_sharing_off(tmp_path, caplog):
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("a file where the folder should be")
+    database = tmp_path / "club.sqlite"
+    migrated_database(database)
+    app = create_app(
+        app_settings(
+            f"sqlite:///{database}", SHARED_PAGES=True, SHARED_PAGES_FOLDER=str(blocked / "pages")
+        )
+    )
+    try:
+        table = started(app.test_client())
+        watch = table.watch_url()
+        table.play("5-5")
+        with renders(app) as rendered:
+            answers = [live(app.test_client(), watch) for _ in range(2)]
+        assert answers[0] == answers[1] and side_scores(answers[0]) == {"Ann": 10, "Bob": 0}
+        assert rendered.count("_table.html") == 1  # still kept in the process
+        assert "Shared pages off" in caplog.text
+    finally:
+        _close((app, app))
