@@ -91,7 +91,11 @@ class Serve:
             command, cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True, preexec_fn=server_preexec() if self.pin else None,
         )  # fmt: skip
-        wait_for(self.port)
+        try:
+            wait_for(self.port)
+        except BaseException:
+            self.stop()
+            raise
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

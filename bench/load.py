@@ -188,7 +188,11 @@ class Server:
             command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             start_new_session=True, preexec_fn=server_preexec() if self.pin else None,
         )  # fmt: skip
-        wait_for(self.port)
+        try:
+            wait_for(self.port)
+        except BaseException:
+            self.stop()
+            raise
 
     def cpu_seconds(self) -> float:
         """CPU time the server (its workers, and its master's little) has used so far."""
@@ -618,7 +622,11 @@ async def run_database(name: str, database: str, args: argparse.Namespace) -> li
     )
     server.start()
     assert server.process is not None
-    calibration = calibrate(server.port, server.process.pid)
+    try:
+        calibration = calibrate(server.port, server.process.pid)
+    except BaseException:  # a server that does not answer is stopped, not left behind
+        server.stop()
+        raise
     rng = random.Random(11)
     seeds = range(args.games)
     games = [Simulated(*simulated_game(seed, max_hands=args.hands)) for seed in seeds]
