@@ -15,7 +15,14 @@ percentile latency (all requests, and entries alone) and the errors; stepping st
 the first number that misses the target (p99 under 100 ms, no error) by far (``--limit``).
 Two more columns tell why: the CPU the workers used (cores busy, from /proc) and per request
 (which other programs on the machine do not change much), and the machine's load average.
-``--profile`` profiles the workers and prints where their time went.
+``--profile`` profiles the workers and prints where their time went (it about doubles what a
+request costs them: not for capacity figures).
+
+Before the tables arrive it measures the machine's calibration on the same server
+(``bench/calibration.py``: a trivial request's and the floor's server CPU) and prints it above
+the figures, with each step's CPU in its units, so that another machine can scale them; and
+the CPU other programs took on the server's cores during each step. The phones run on one
+core and gunicorn on the others (``--no-pin``: both anywhere).
 """
 
 from __future__ import annotations
