@@ -168,8 +168,8 @@ class Calibration:
 
     trivial: list[float]
     floor: list[float]
-    idle: float
-    """The idle server's CPU, in cores (its change readers' wakes)."""
+    idle: float | None
+    """The idle server's CPU, in cores (its change readers' wakes); None in process."""
     load: float
 
     @property
@@ -187,7 +187,8 @@ class Calibration:
             f" max-min): trivial request {self.trivial_ms:.2f} ms CPU"
             f" ({_spread(self.trivial)}), floor {self.floor_ms:.2f} ms CPU"
             f" ({_spread(self.floor)}; INSERT + COMMIT + a {FLOOR_SIZE // 1000} KB page);"
-            f" idle server {self.idle * 100:.1f} % of a core; load average {self.load:.1f}"
+            + (f" idle server {self.idle * 100:.1f} % of a core;" if self.idle is not None else "")
+            + f" load average {self.load:.1f}"
         )
 
 
@@ -254,7 +255,7 @@ def calibrate_in_process(app: Any, runs: int = RUNS) -> Calibration:
                 spent[path] += block(method, path)
         trivial.append(spent[TRIVIAL] * 1000 / (BLOCK * ROUNDS))
         floor.append(spent[FLOOR] * 1000 / (BLOCK * ROUNDS))
-    return Calibration(trivial, floor, 0.0, os.getloadavg()[0])
+    return Calibration(trivial, floor, None, os.getloadavg()[0])
 
 
 def main() -> int:
