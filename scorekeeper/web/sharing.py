@@ -3,11 +3,16 @@ which show everything and change nothing."""
 
 from __future__ import annotations
 
+import logging
+import socket
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 from urllib.parse import urlsplit
 
 import segno
@@ -22,6 +27,7 @@ from flask import (
     url_for,
 )
 from markupsafe import Markup
+from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.rules import Game, MalformedInput, Play, Tile, parse_tile
@@ -40,6 +46,7 @@ from scorekeeper.web.routes import route
 from scorekeeper.web.table import table_view
 
 bp = Blueprint("sharing", __name__)
+log = logging.getLogger(__name__)
 
 
 @lru_cache(maxsize=1024)
@@ -305,23 +312,31 @@ STREAM_SECONDS = 300
 deletion by more than this, and a proxy's idle timeout never cuts one off unseen."""
 HEARTBEAT_SECONDS = 20
 """A comment line sent when nothing changed for this long, so that proxies keep the line open
-and a phone that went away is noticed (the write fails) and its stream let go."""
+and a phone that went away is noticed (the write fails) and its stream let go where the
+connection is not watched; and the game's version read again from the database, so that a
+change whose news this process missed is sent at the latest this long after."""
 RETRY_MS = 3000
+
+
+def _gevent_patched() -> bool:
+    """Whether this process runs under gevent, its sockets patched (gunicorn's gevent worker)."""
+    if "gevent" not in sys.modules:
+        return False
+    from gevent import monkey
+
+    return bool(monkey.is_module_patched("socket"))
 
 
 def _can_hold_open() -> bool:
     """Whether this server can keep a request open without holding up others: a gevent worker
-    (the hosting recipe), or Flask's threaded development server. A sync worker cannot (a
-    stream would take the whole worker), so its pages poll. ``LIVE_PUSH`` set True or False
-    decides instead."""
+    (the hosting recipe, and ``flask serve``), or Flask's threaded development server. A sync
+    worker cannot (a stream would take the whole worker), so its pages poll. ``LIVE_PUSH``
+    set True or False decides instead."""
     setting = current_app.config.get("LIVE_PUSH", "auto")
     if setting in (True, False):
         return bool(setting)
-    if "gevent" in sys.modules:
-        from gevent import monkey
-
-        if monkey.is_module_patched("socket"):
-            return True
+    if _gevent_patched():
+        return True
     server = str(request.environ.get("SERVER_SOFTWARE", ""))
     return bool(request.environ.get("wsgi.multithread")) and server.startswith("Werkzeug/")
 
@@ -336,6 +351,9 @@ def changes_stream(door: str, key: str) -> Response:
     (``static/js/live.js`` swaps it in); behind the edit link, ``event: version`` again (the
     page asks the live URL, which keeps its picked tile and its own form tokens). ``-1`` is
     the version of a deleted game, and the last event. Pages poll where there is no stream.
+    Each event's ``id`` is the version it brings: a browser that opens the stream again sends
+    the last as ``Last-Event-ID``, and a watching phone that missed a change while it was
+    away is sent the new table first thing.
 
     204 No Content where the server cannot hold requests open, or holds as many as
     ``LIVE_STREAMS`` allows: the browser does not try again, and the page polls.
@@ -350,14 +368,15 @@ def changes_stream(door: str, key: str) -> Response:
     full = hub.streams >= current_app.config["LIVE_STREAMS"]
     if full or hub.streams_from(address) >= current_app.config["LIVE_STREAMS_PER_ADDRESS"]:
         return Response(status=204)
-    language = languages.current()
+    language, heard = languages.current(), _last_heard()
     app, environ = current_app._get_current_object(), dict(request.environ)  # type: ignore[attr-defined]
     kept_as = _kept_as(door, key, language, None, FirstTap())
 
     def said(now: int, opening: bool) -> tuple[int, str]:
-        """The event for version ``now``, and the version it says (GONE: the last event)."""
+        """The event for version ``now``, and the version it says (GONE: the last event).
+        ``opening``: the first event of a stream whose page shows ``now`` or did not say."""
         if opening or now == changes.GONE or door != WATCH:
-            return now, _event("version", str(now))
+            return now, _event("version", str(now), now)
         # Another stream of the game in this process has most likely rendered it already.
         text = rendered.peek(app, kept_as, now)
         if text is None:
@@ -367,37 +386,52 @@ def changes_stream(door: str, key: str) -> Response:
                 try:
                     text = _live_view(door, key, now, language)[1]
                 except HTTPException:  # deleted since
-                    return changes.GONE, _event("version", str(changes.GONE))
+                    return changes.GONE, _event("version", str(changes.GONE), changes.GONE)
                 finally:
                     db.session.remove()  # no connection held while the stream waits
-        return now, _event("page", text)
+        return now, _event("page", text, now)
+
+    def recheck() -> None:
+        """Read the game's version from the database into the hub: a change this process
+        was not told of (a lost notification, one stored while the stream opened) wakes the
+        streams of the game now."""
+        with app.app_context():
+            try:
+                hub.changed(game_id, games.version_of(key, door))
+            except NotFound:
+                hub.changed(game_id, changes.GONE)
+            except SQLAlchemyError:  # the database is away: the next heartbeat asks again
+                log.warning("Reading a followed game's version failed", exc_info=True)
 
     def stream() -> Iterator[str]:
-        with hub.following(game_id, version, address) as wake:
+        with hub.following(game_id, version, address) as wake, _hang_up(environ, wake) as gone:
             # A change stored between reading the version above and following the game here
             # told no one: read it again, now that any later change wakes this stream.
-            with app.app_context():
-                try:
-                    hub.changed(game_id, games.version_of(key, door))
-                except NotFound:
-                    hub.changed(game_id, changes.GONE)
+            recheck()
             yield f"retry: {RETRY_MS}\n\n"
             sent: int | None = None
             deadline = time.monotonic() + STREAM_SECONDS
             while True:
+                # Cleared before the version is read: a change stored while this stream
+                # writes, waits on a slow phone or reads, sets it again, and the wait below
+                # returns at once to send it.
+                wake.clear()
+                if gone():
+                    return
                 now = hub.version(game_id)
                 if now is not None and now != sent:
-                    says, event = said(now, sent is None)
+                    says, event = said(now, sent is None and heard in (None, now))
                     yield event
                     sent = now
                     if says == changes.GONE:
                         return
+                    continue
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return
                 if not wake.wait(min(HEARTBEAT_SECONDS, left)):
+                    recheck()  # silent for a heartbeat: the stored version, in case
                     yield ": still here\n\n"
-                wake.clear()
 
     response = Response(stream(), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
@@ -405,9 +439,67 @@ def changes_stream(door: str, key: str) -> Response:
     return response
 
 
-def _event(name: str, data: str) -> str:
-    """One server-sent event: its name, and its data a line at a time."""
-    return f"event: {name}\ndata: " + data.replace("\n", "\ndata: ") + "\n\n"
+def _event(name: str, data: str, version: int) -> str:
+    """One server-sent event: its name, its data a line at a time, and as its id the version
+    it brings (a browser that opens the stream again sends it back as ``Last-Event-ID``)."""
+    return f"id: {version}\nevent: {name}\ndata: " + data.replace("\n", "\ndata: ") + "\n\n"
+
+
+def _last_heard() -> int | None:
+    """The version a page's stream last brought, which the browser sends back as
+    ``Last-Event-ID`` when it opens the stream again by itself; None on a first opening."""
+    said = request.headers.get("Last-Event-ID", "")
+    try:
+        return int(said) if len(said) <= 20 else None
+    except ValueError:
+        return None
+
+
+@contextmanager
+def _hang_up(environ: dict[str, Any], wake: threading.Event) -> Iterator[Callable[[], bool]]:
+    """Whether the phone behind a stream has gone (its side of the connection closed), to ask
+    each time the stream wakes: at the latest at each heartbeat.
+
+    A stream's client sends nothing after its request, so a connection with something to read
+    has been closed (or sent a next request early, which the heartbeat's writes then judge).
+    Under the gevent worker the connection is also watched while the stream waits, and
+    ``wake`` set the moment the phone (or the proxy in front of it) closes it: the stream is
+    let go at once, rather than when the second heartbeat after fails to be written.
+    """
+    connection = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+    if connection is None:
+        yield lambda: False
+        return
+    if not _gevent_patched():
+        yield lambda: _closed(connection)
+        return
+    from gevent import get_hub
+
+    readable: list[bool] = []
+    watcher = get_hub().loop.io(connection.fileno(), 1)  # 1: readable
+
+    def heard() -> None:
+        watcher.stop()  # once: the stream looks at what came
+        readable.append(True)
+        wake.set()
+
+    watcher.start(heard)
+    try:
+        # Asked only once readable: a gevent socket would wait for something to read.
+        yield lambda: bool(readable) and _closed(connection)
+    finally:
+        watcher.stop()
+        watcher.close()
+
+
+def _closed(connection: socket.socket) -> bool:
+    """Whether the other side closed ``connection``, looked at without waiting or reading."""
+    try:
+        return not connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+    except BlockingIOError:
+        return False  # nothing to read: still there
+    except OSError:
+        return True
 
 
 LIVE_STREAMS = 3000

@@ -43,13 +43,30 @@ def request(
 
 class Gunicorn:
     """gunicorn in its own process group (so that SIGKILL reaches every worker at once) on
-    ``database``, with CSRF and rate limits off, and ``options`` for gunicorn itself."""
+    ``database``, with CSRF and rate limits off, ``options`` for gunicorn itself, and
+    ``settings`` for the app (``SCOREKEEPER_`` names and their values)."""
 
-    def __init__(self, database: str, *options: str) -> None:
+    def __init__(
+        self,
+        database: str,
+        *options: str,
+        settings: dict[str, str] | None = None,
+        log: Path | None = None,
+    ) -> None:
         self.port = free_port()
         self.database = database
         self.options = options
+        self.settings = settings or {}
         self.process: subprocess.Popen[bytes] | None = None
+        self.log = log
+        """The file the server's output goes to, if any (else nowhere)."""
+
+    def command(self) -> list[str]:
+        """The command that starts the server."""
+        return [
+            sys.executable, "-m", "gunicorn", *self.options,
+            "--bind", f"127.0.0.1:{self.port}", "app:create_app()",
+        ]  # fmt: skip
 
     def start(self) -> None:
         """Start gunicorn and wait until it answers."""
@@ -59,19 +76,17 @@ class Gunicorn:
             "SCOREKEEPER_SECRET_KEY": "gunicorn-test",
             "SCOREKEEPER_WTF_CSRF_ENABLED": "false",
             "SCOREKEEPER_RATELIMIT_ENABLED": "false",
+            **self.settings,
         }
-        command = [
-            sys.executable, "-m", "gunicorn", *self.options,
-            "--bind", f"127.0.0.1:{self.port}", "app:create_app()",
-        ]  # fmt: skip
-        self.process = subprocess.Popen(
-            command,
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+        with open(self.log or os.devnull, "wb") as output:
+            self.process = subprocess.Popen(
+                self.command(),
+                cwd=ROOT,
+                env=env,
+                stdout=output,
+                stderr=output,
+                start_new_session=True,
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -82,11 +97,28 @@ class Gunicorn:
                 time.sleep(0.1)
         raise AssertionError("gunicorn did not answer within 30 s")
 
+    def stop(self) -> str:
+        """Stop the server as Ctrl-C does (SIGINT to every process), and what it printed."""
+        assert self.process is not None and self.log is not None
+        os.killpg(self.process.pid, signal.SIGINT)
+        self.process.wait(timeout=20)
+        return self.log.read_text()
+
     def kill(self) -> None:
         """SIGKILL the master and every worker: nothing gets to finish what it was writing."""
         if self.process is not None and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+
+
+class TableServe(Gunicorn):
+    """What ``make run`` starts: ``flask --app app serve``, on loopback alone."""
+
+    def command(self) -> list[str]:
+        return [
+            sys.executable, "-m", "flask", "--app", "app", "serve",
+            "--host", "127.0.0.1", "--port", str(self.port), "--no-qr",
+        ]  # fmt: skip
 
 
 def form(fields: dict[str, str]) -> bytes:

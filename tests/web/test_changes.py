@@ -6,6 +6,7 @@ server cannot hold a request open the stream answers 204 and the page polls."""
 from __future__ import annotations
 
 import re
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -22,6 +23,7 @@ from scorekeeper.web.data import changes
 from scorekeeper.web.data.changes import GONE, Hub
 from scorekeeper.web.data.database import db
 from scorekeeper.web.sharing import STREAM_SECONDS
+from tests.support.server import LiveServer
 from tests.web.database import OTHER_DATABASE, app_settings
 from tests.web.webtable import Table, page_version, started
 
@@ -317,3 +319,90 @@ def test_a_database_server_restart_costs_no_request(app: Flask, client: FlaskCli
     assert ended >= 1, "the app's pooled connection was ended"
     assert client.get(table.url).status_code == 200
     assert table.play("5-5").status_code == 303
+
+
+def test_each_event_says_its_version_as_its_id(pushing: Flask, client: FlaskClient) -> None:
+    table = started(client)
+    chunks = stream(client, table.url)
+    said = "".join(c.decode() if isinstance(c, bytes) else c for c in islice(chunks, 2))
+    version = page_version(table.page())
+    assert said.endswith(f"id: {version}\nevent: version\ndata: {version}\n\n")
+
+
+def test_a_watching_phone_that_comes_back_behind_is_sent_the_table_first(
+    pushing: Flask, client: FlaskClient
+) -> None:
+    """Its browser opens the stream again by itself, saying the last version it heard
+    (``Last-Event-ID``): behind, it is sent the new table at once; up to date, the version."""
+    table = started(client)
+    watch = table.watch_url()
+    heard = page_version(table.page())
+    table.play("5-5")  # while the phone was away
+    now = page_version(table.page())
+    for last, first in ((heard, "page"), (now, "version")):
+        response = client.get(
+            watch + "/changes", headers={"Last-Event-ID": str(last)}, buffered=False
+        )
+        chunks = iter(response.response)  # type: ignore[arg-type]
+        next(chunks)  # retry
+        event = next(chunks)
+        said = event.decode() if isinstance(event, bytes) else event
+        assert said.startswith(f"id: {now}\nevent: {first}\n"), said[:80]
+        if first == "page":
+            assert f'data-version="{now}"' in said
+
+
+def test_a_silent_stream_reads_the_stored_version_again_each_heartbeat(
+    pushing: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A change whose news never reached this process (a lost notification; here nothing
+    brings other processes' changes at all) is sent at the next heartbeat."""
+    monkeypatch.setattr("scorekeeper.web.sharing.HEARTBEAT_SECONDS", 0.2)
+    monkeypatch.setattr(changes._Source, "look", lambda self: None)
+    monkeypatch.setattr(changes._Listener, "run", lambda self: time.sleep(60))
+    table = started(client)
+    chunks = stream(client, table.url)
+    version = page_version(table.page())
+    assert versions(chunks, 1) == [version]
+    with pushing.app_context():  # another process's change, which no one tells of
+        db.session.execute(text("UPDATE game SET version = version + 1"))
+        db.session.commit()
+    started_at = time.monotonic()
+    assert versions(chunks, 1) == [version + 1]
+    assert time.monotonic() - started_at < 2
+
+
+def test_a_change_stored_while_the_stream_writes_is_sent_next(
+    pushing: Flask, client: FlaskClient
+) -> None:
+    """The stream is in the middle of sending one version (its phone reads slowly) when two
+    more entries are stored: the next thing it sends is the latest."""
+    table = started(client)
+    chunks = stream(client, table.url)
+    assert versions(chunks, 1) == [page_version(table.page())]
+    table.play("5-5")
+    table.post("undo", {})
+    table.post("redo", {})
+    assert versions(chunks, 1) == [page_version(table.page())]
+
+
+def test_the_development_server_lets_a_stream_go_at_the_heartbeat_after_its_phone_left(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Flask's threaded server holds streams too: a phone that closed its connection is let
+    go at the next heartbeat (not at the second heartbeat that fails to be written)."""
+    monkeypatch.setattr("scorekeeper.web.sharing.HEARTBEAT_SECONDS", 1.0)
+    table = started(client)
+    hub = changes._state(app)[0]
+    with LiveServer(app) as server:
+        port = server.server.server_port
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as phone:
+            phone.sendall(f"GET {table.url}/changes HTTP/1.1\r\nHost: here\r\n\r\n".encode())
+            received = b""
+            while b"event: version" not in received:  # read all it was sent: then it leaves
+                received += phone.recv(4096)
+            assert received.startswith(b"HTTP/1.1 200") and hub.streams == 1
+        deadline = time.monotonic() + 1.5  # one heartbeat and a half
+        while hub.streams and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert hub.streams == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import threading
 from collections.abc import Callable
 
@@ -9,6 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.support.server import migrated_app
 from tests.web.webtable import NO_KEY, new_game, page_seq
 
 
@@ -35,6 +37,33 @@ def test_oversized_body_is_413(client):
     response = client.post("/games/import", data={"text": "x" * (1024 * 1024 + 10)})
     assert response.status_code == 413
     assert "larger than 1 MB" in response.get_data(as_text=True)
+
+
+def test_a_body_past_the_limit_is_refused_unread_and_says_close(client):
+    """Its length says it is too large: nothing reads it (the server would read it to its end
+    to find the next request), and the connection is closed after the 413. A POST on a watch
+    link, which no view reads, is refused the same way."""
+    for path in ("/games/import", f"/watch/{NO_KEY}"):
+        unread = io.BytesIO(b"x" * 10)
+        huge = {"CONTENT_LENGTH": str(300 * 2**20)}
+        response = client.post(path, input_stream=unread, environ_overrides=huge)
+        assert response.status_code == 413 and response.headers["Connection"] == "close"
+        assert unread.tell() == 0
+
+
+def test_a_chunked_body_is_read_to_the_limit_and_no_further(client, tmp_path):
+    """A body sent in chunks says no length: it is read up to the route's limit, refused past
+    it (before the form token's check, which would read it all), and handed to the view whole
+    below it."""
+    chunked = {"Transfer-Encoding": "chunked", "Content-Type": "application/x-www-form-urlencoded"}
+    for phone in (client, migrated_app(tmp_path / "csrf.sqlite").test_client()):
+        flood = io.BytesIO(b"text=" + b"x" * (300 * 2**20))
+        response = phone.post("/games/import", input_stream=flood, headers=chunked)
+        assert response.status_code == 413 and flood.tell() <= 2**20 + 1
+    small = io.BytesIO(b"text=not+a+record")
+    response = client.post("/games/import", input_stream=small, headers=chunked)
+    assert response.status_code == 422
+    assert "not+a+record" not in response.get_data(as_text=True)
 
 
 def test_htmx_errors_are_fragments_shown_in_the_alert_area(client):

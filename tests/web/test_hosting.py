@@ -7,13 +7,11 @@ change by reading the versions), or PostgreSQL under ``SCOREKEEPER_TEST_DATABASE
 from __future__ import annotations
 
 import http.client
-import os
 import re
-import shutil
-import signal
 import socket
-import subprocess
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,7 +20,8 @@ from flask import Flask
 from scorekeeper.rules import Game
 from scorekeeper.web.site.security import HEADERS
 from tests.support.clubtable import Entry, simulated_game
-from tests.support.gunicorn import Gunicorn, form, free_port, import_game, request
+from tests.support.gunicorn import Gunicorn, form, import_game, request
+from tests.support.nginx import INSTALLED, nginx
 
 STREAMS = 6
 """Watching phones: with two workers, some are on the one that takes the entry, some not."""
@@ -117,14 +116,7 @@ def test_a_long_address_nginx_passes_on_is_answered_by_the_app(app: Flask) -> No
         server.kill()
 
 
-def _readme_nginx_recipe() -> str:
-    """The nginx lines the README's hosting section gives (inside a ``server`` block)."""
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    after = readme.split("With nginx, inside the `server` block that has the certificate:", 1)[1]
-    return after.split("```", 2)[1]
-
-
-@pytest.mark.skipif(shutil.which("nginx") is None, reason="nginx is not installed")
+@pytest.mark.skipif(not INSTALLED, reason="nginx is not installed")
 def test_the_readmes_nginx_recipe_gives_every_page_its_headers_once(
     app: Flask, tmp_path: Path
 ) -> None:
@@ -133,46 +125,124 @@ def test_the_readmes_nginx_recipe_gives_every_page_its_headers_once(
     parse) carries them too."""
     server = Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], "-k", "gevent", "--workers", "1")
     server.start()
-    port = free_port()
-    recipe = _readme_nginx_recipe().replace("127.0.0.1:8000", f"127.0.0.1:{server.port}")
-    temp = " ".join(
-        f"{kind}_temp_path {tmp_path}/{kind};" for kind in ("client_body", "proxy", "fastcgi",
-                                                             "uwsgi", "scgi")
-    )  # fmt: skip
-    (tmp_path / "nginx.conf").write_text(
-        f"worker_processes 1; pid {tmp_path}/nginx.pid; error_log {tmp_path}/error.log;"
-        f" events {{}} http {{ access_log off; {temp}"
-        f" server {{ listen 127.0.0.1:{port}; {recipe} }} }}"
-    )
-    command = ["nginx", "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"]
-    if os.geteuid() == 0:
-        command[-1] = "daemon off; user root;"
-    nginx = subprocess.Popen(command, stderr=subprocess.PIPE, start_new_session=True)
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                request(port, "GET", "/rules")
-                break
-            except OSError:
-                assert nginx.poll() is None, nginx.stderr.read() if nginx.stderr else ""
-                assert time.monotonic() < deadline, "nginx did not answer"
-                time.sleep(0.1)
-        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        connection.request("GET", "/rules")
-        page = connection.getresponse()
-        page.read()
-        names = [name.lower() for name, _ in page.getheaders()]
-        for header, value in HEADERS.items():
-            assert names.count(header.lower()) == 1, header
-            assert page.getheader(header) == value, header
-        with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
-            raw.sendall(b"NOT A REQUEST\r\n\r\n")
-            refused = raw.recv(4096).decode("latin-1").lower()
-        assert refused.startswith("http/1.1 400")
-        for header in HEADERS:
-            assert f"\r\n{header.lower()}:" in refused, header
+        with nginx(tmp_path, server.port) as port:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            connection.request("GET", "/rules")
+            page = connection.getresponse()
+            page.read()
+            names = [name.lower() for name, _ in page.getheaders()]
+            for header, value in HEADERS.items():
+                assert names.count(header.lower()) == 1, header
+                assert page.getheader(header) == value, header
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+                raw.sendall(b"NOT A REQUEST\r\n\r\n")
+                refused = raw.recv(4096).decode("latin-1").lower()
+            assert refused.startswith("http/1.1 400")
+            for header in HEADERS:
+                assert f"\r\n{header.lower()}:" in refused, header
     finally:
-        os.killpg(nginx.pid, signal.SIGQUIT)
-        nginx.wait(timeout=10)
+        server.kill()
+
+
+def _send_until_refused(connection: socket.socket, head: bytes, body: Iterator[bytes]) -> None:
+    """Send ``head``, then ``body`` piece by piece until the server closes the connection."""
+    connection.sendall(head)
+    try:
+        for piece in body:
+            connection.sendall(piece)
+    except OSError:  # closed by the server, as it should
+        pass
+
+
+def _answer_within(connection: socket.socket, seconds: float) -> str:
+    """The status line of the answer read off ``connection`` within ``seconds``."""
+    connection.settimeout(seconds)
+    received = b""
+    while b"\r\n" not in received:
+        chunk = connection.recv(4096)
+        assert chunk, f"closed with no answer: {received!r}"
+        received += chunk
+    return received.split(b"\r\n", 1)[0].decode()
+
+
+def _chunked(size: int, total: int) -> Iterator[bytes]:
+    piece = b"x" * size
+    for _ in range(total // size):
+        yield f"{size:x}\r\n".encode() + piece + b"\r\n"
+    yield b"0\r\n\r\n"
+
+
+@pytest.mark.parametrize("framing", ["length", "chunked"])
+def test_a_huge_body_is_refused_at_once_and_the_workers_streams_live_on(
+    app: Flask, framing: str
+) -> None:
+    """A 300 MB POST straight to gunicorn: answered 413 within two seconds, without reading it
+    to its end (which took the worker 40 s, and then gunicorn killed it with every stream it
+    held); a watching phone on the same worker still hears the next change."""
+    server = Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], "-k", "gevent", "--workers", "1")
+    server.start()
+    stream: Stream | None = None
+    try:
+        key, entries = _import(server.port)
+        _, page, _ = request(server.port, "GET", f"/games/{key}")
+        watch, token = WATCH.search(page), TOKEN.search(page)
+        assert watch is not None and token is not None
+        stream = Stream(server.port, f"{watch.group(1)}/changes")
+        version = stream.until(VERSION)
+        huge = 300 * 2**20
+        if framing == "length":
+            head = f"Content-Length: {huge}\r\n"
+            body: Iterator[bytes] = iter([b"x" * 2**20] * 300)
+        else:
+            head, body = "Transfer-Encoding: chunked\r\n", _chunked(2**16, huge)
+        head = (
+            "POST /games/import HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Content-Type: application/x-www-form-urlencoded\r\n{head}\r\n"
+        )
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as connection:
+            sending = threading.Thread(
+                target=_send_until_refused, args=(connection, head.encode(), body), daemon=True
+            )
+            started = time.monotonic()
+            sending.start()
+            assert _answer_within(connection, 2).startswith("HTTP/1.1 413")
+            assert time.monotonic() - started < 2
+            sending.join(5)
+            assert not sending.is_alive(), "the server kept reading the body"
+        entry = entries[0]
+        fields = {"version": str(version), **entry.fields}
+        status, _, _ = request(server.port, "POST", f"/games/{key}/{entry.action}", form(fields))
+        assert status == 303
+        assert stream.until(PAGE, 5) == version + 1
+    finally:
+        if stream is not None:
+            stream.close()
+        server.kill()
+
+
+def test_a_phone_that_leaves_gives_its_stream_back_at_once(app: Flask) -> None:
+    """Phones that close their streams free them in the worker at once, not a heartbeat or
+    two later: with room for five streams, five phones leave and five others are let in."""
+    server = Gunicorn(
+        app.config["SQLALCHEMY_DATABASE_URI"], "-k", "gevent", "--workers", "1",
+        settings={"SCOREKEEPER_LIVE_STREAMS": "5"},
+    )  # fmt: skip
+    server.start()
+    try:
+        key, _ = _import(server.port)
+        path = f"/games/{key}/changes"
+        leaving = [Stream(server.port, path) for _ in range(5)]
+        for stream in leaving:
+            stream.until(VERSION)
+        status, _, _ = request(server.port, "GET", path)
+        assert status == 204  # full: that page would poll
+        for stream in leaving:
+            stream.close()
+        time.sleep(1)
+        coming = [Stream(server.port, path) for _ in range(5)]
+        for stream in coming:
+            assert stream.until(VERSION) >= 0
+            stream.close()
+    finally:
         server.kill()

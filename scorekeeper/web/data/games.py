@@ -285,33 +285,33 @@ def find(key: str, kind: str = EDIT) -> GameRow:
 
 _GAMES = typed(Table, GameRow.__table__)
 _VERSION_BY = {
-    kind: select(_GAMES.c.version).where(
+    (kind, with_id): select(_GAMES.c.version, *([_GAMES.c.id] if with_id else [])).where(
         _GAMES.c[column] == bindparam("key"), _GAMES.c.deleted_at.is_(None)
     )
     for kind, column in ((EDIT, "edit_key"), (WATCH, "watch_key"))
+    for with_id in (False, True)
 }
-_version_sql: dict[tuple[str, str], tuple[str, bool]] = {}
+_version_sql: dict[tuple[str, str, bool], tuple[str, bool]] = {}
 
 
-def _driver_sql(kind: str) -> tuple[str, bool]:
-    """The version query for ``kind`` as this database's driver reads it, compiled once."""
+def _driver_sql(kind: str, with_id: bool) -> tuple[str, bool]:
+    """The version query for ``kind`` (with the game's id) as this database's driver reads
+    it, compiled once."""
     dialect = db.engine.dialect
-    cached = _version_sql.get((dialect.name, kind))
+    cached = _version_sql.get((dialect.name, kind, with_id))
     if cached is None:
-        compiled = _VERSION_BY[kind].compile(dialect=dialect)
-        cached = _version_sql[(dialect.name, kind)] = (compiled.string, dialect.positional)
+        compiled = _VERSION_BY[kind, with_id].compile(dialect=dialect)
+        cached = (compiled.string, dialect.positional)
+        _version_sql[(dialect.name, kind, with_id)] = cached
     return cached
 
 
 def followed(key: str, kind: str = EDIT) -> tuple[int, int]:
     """The id and version of the game behind ``key`` (a door of kind ``kind``), or NotFound:
-    what an event stream of the game follows."""
-    if kind not in _VERSION_BY:
-        raise NotFound(kind)
-    row = find(key, kind)
-    found = row.id, row.version or 0
-    db.session.rollback()  # the stream holds no transaction (nor connection) while it waits
-    return found
+    what an event stream of the game follows. Read as :func:`version_of` reads (every phone
+    opens a stream again after each restart, all at once); no transaction is left open."""
+    found = _version_row(key, kind, with_id=True)
+    return int(found[1]), int(found[0] or 0)
 
 
 def version_of(key: str, kind: str = EDIT) -> int:
@@ -320,9 +320,14 @@ def version_of(key: str, kind: str = EDIT) -> int:
     Every page following a game asks this every 1.5 seconds, so it skips the ORM and the
     statement compiler: one pooled driver connection, one query compiled once.
     """
-    if kind not in _VERSION_BY:
+    return int(_version_row(key, kind, with_id=False)[0])
+
+
+def _version_row(key: str, kind: str, with_id: bool) -> tuple[Any, ...]:
+    """The row of the version query (:func:`_driver_sql`) for ``key``, or NotFound."""
+    if kind not in (EDIT, WATCH):
         raise NotFound(kind)
-    sql, positional = _driver_sql(kind)
+    sql, positional = _driver_sql(kind, with_id)
     connection = db.engine.raw_connection()
     try:
         cursor = connection.cursor()
@@ -333,7 +338,7 @@ def version_of(key: str, kind: str = EDIT) -> int:
         connection.close()
     if found is None:
         raise NotFound(key)
-    return int(found[0])
+    return tuple(found)
 
 
 def load(key: str, kind: str = EDIT) -> Loaded:

@@ -10,13 +10,11 @@ import os
 import sqlite3
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
 
 import click
 import segno
 from flask import Flask
 from flask.cli import ScriptInfo, with_appcontext
-from gunicorn.app.base import BaseApplication
 from sqlalchemy import Text, cast, func, inspect, select, text
 
 from scorekeeper.web.data import clubs, games
@@ -206,23 +204,29 @@ def backup_command(path: str) -> None:
     click.echo(f"Backed up {games} game{'' if games == 1 else 's'} to {path}.")
 
 
-class TableServer(BaseApplication):
-    """gunicorn in one process with a few threads: enough for the phones of a few tables,
-    and one process keeps SQLite's writers in one place."""
+SERVED = (
+    "--worker-class", "scorekeeper.web.site.worker.TableWorker", "--workers", "1",
+    "--worker-connections", "4000", "--graceful-timeout", "10", "--keep-alive", "10",
+)  # fmt: skip
+"""gunicorn's options for ``flask serve``: the hosting recipe's, with one process, so that
+SQLite's writers stay in one place. The gevent worker holds every phone's event stream (a
+greenlet each) and pushes each change. ``--keep-alive`` is also how long gunicorn waits for
+a new connection's first request, and closes it unanswered after: on a busy machine the
+phones that all reconnect after a restart wait longer than its default 2 s to be read."""
 
-    def __init__(self, app: Flask, bind: str) -> None:
-        self.application = app
-        self.options = {"bind": bind, "workers": 1, "threads": 8}
-        super().__init__()
 
-    def load_config(self) -> None:
-        """Take the options above instead of gunicorn's command line."""
-        for name, value in self.options.items():
-            self.cfg.set(name, value)
+def served_app(import_path: str | None = None) -> Flask:
+    """The app ``flask serve`` hands gunicorn, found as ``flask --app`` found it
+    (``import_path``). gunicorn calls it in its worker, after gevent has patched the standard
+    library: the app's locks, database pool and threads are then gevent's."""
+    return ScriptInfo(app_import_path=import_path).load_app()
 
-    def load(self) -> Callable[..., Iterable[bytes]]:
-        """The app to serve (a WSGI application)."""
-        return self.application
+
+def gunicorn_command(bind: str, import_path: str | None) -> list[str]:
+    """The command ``flask serve`` becomes: gunicorn, in a fresh interpreter (gevent must
+    patch before anything of the app is imported, which the flask command has done)."""
+    target = f"{__name__}:served_app({import_path!r})"
+    return [sys.executable, "-m", "gunicorn", *SERVED, "--bind", bind, target]
 
 
 def announce(host: str, port: int, show_qr: bool) -> None:
@@ -256,8 +260,13 @@ def serve_command(host: str, port: int, qr: bool | None) -> None:
     for a club on the internet use gunicorn behind an HTTPS proxy instead (see README).
     """
     announce(host, port, sys.stdout.isatty() if qr is None else qr)
-    app = click.get_current_context().ensure_object(ScriptInfo).load_app()
-    TableServer(app, f"[{host}]:{port}" if ":" in host else f"{host}:{port}").run()
+    info = click.get_current_context().ensure_object(ScriptInfo)
+    command = gunicorn_command(
+        f"[{host}]:{port}" if ":" in host else f"{host}:{port}", info.app_import_path
+    )
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(command[0], command)
 
 
 def init_app(app: Flask) -> None:

@@ -8,15 +8,23 @@ page keeps the entry to send again (htmx pages keep it in static/js/not-saved.js
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import sqlite3
 import sys
+from typing import Any
 
 from flask import Flask, render_template, request
 from flask.globals import request_ctx
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import exc as sql_errors
-from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
+from werkzeug.exceptions import (
+    HTTPException,
+    InternalServerError,
+    MethodNotAllowed,
+    NotFound,
+    RequestEntityTooLarge,
+)
 
 from scorekeeper.web import languages
 from scorekeeper.web.data.database import db
@@ -87,7 +95,59 @@ def handle_http(error: HTTPException) -> ErrorAnswer | HTTPException:
     rendered = render_error(code, explanation)
     if isinstance(error, MethodNotAllowed) and error.valid_methods:
         rendered[2]["Allow"] = ", ".join(error.valid_methods)
+    if code == 413:
+        _read_no_further(rendered[2])
     return rendered
+
+
+def _read_no_further(headers: dict[str, str]) -> None:
+    """After a refused body: close the connection rather than read the rest of the body.
+
+    A server that keeps the connection for a next request reads the unread body to its end
+    first, all 300 MB of it; gunicorn's gevent worker read it without letting anything else
+    of the worker run, until gunicorn killed the worker, every stream it held with it.
+    ``Connection: close`` tells the development server (and the client); gunicorn answers
+    for the connection itself, and closes it when it cannot tell where the body ends, which
+    a body marked failed says.
+    """
+    headers["Connection"] = "close"
+    body: object = request.environ.get("wsgi.input")
+    if hasattr(body, "failed"):  # gunicorn's request body
+        body.failed = True
+
+
+def refuse_large_bodies() -> None:
+    """Refuse a body larger than its route takes before anything reads it (413), even where
+    no one would read it: its ``Content-Length`` says so. A body without one (chunked) is
+    read here, up to the limit and no further (the 413 past it), and kept for the view: the
+    servers hand it on as it comes, and nothing else would stop reading at the limit."""
+    limit = request.max_content_length
+    if limit is None:
+        return
+    length = request.content_length
+    if length is not None:
+        if length > limit:
+            raise RequestEntityTooLarge()
+    elif "chunked" in request.headers.get("Transfer-Encoding", "").lower():
+        received = _at_most(request.environ["wsgi.input"], limit)
+        if len(received) > limit:
+            raise RequestEntityTooLarge()
+        # What the views read instead: the body, whole, and its length.
+        request.environ["wsgi.input"] = io.BytesIO(received)
+        request.environ["CONTENT_LENGTH"] = str(len(received))
+
+
+def _at_most(stream: Any, limit: int) -> bytes:
+    """What ``stream`` holds, read up to one byte past ``limit`` (enough to know it is over)."""
+    parts: list[bytes] = []
+    total = 0
+    while total <= limit:
+        part = stream.read(min(2**16, limit + 1 - total))
+        if not part:
+            break
+        parts.append(part)
+        total += len(part)
+    return b"".join(parts)
 
 
 def _hides_key() -> bool:
@@ -161,3 +221,5 @@ def init_app(app: Flask) -> None:
         app.register_error_handler(kind, handle_unavailable)
     app.register_error_handler(InternalServerError, handle_500)
     app.register_error_handler(HTTPException, handle_http)
+    # First of all the checks before the views: the form token's reads the body.
+    app.before_request_funcs.setdefault(None, []).insert(0, refuse_large_bodies)
