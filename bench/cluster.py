@@ -39,6 +39,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from bench.calibration import calibrate
 from bench.load import (
     Figures,
     Postgres,
@@ -196,6 +197,9 @@ async def run(args: argparse.Namespace, database: str, redis: str) -> None:
     nginx = Nginx([server.port for server in servers])
     nginx.start()
     try:
+        # The first app server alone (not through nginx), before the tables arrive.
+        assert servers[0].process is not None
+        calibration = calibrate(servers[0].port, servers[0].process.pid)
         rng = random.Random(11)
         games = [Simulated(*simulated_game(seed, max_hands=25)) for seed in range(args.games)]
         tables: list[Table] = []
@@ -205,11 +209,13 @@ async def run(args: argparse.Namespace, database: str, redis: str) -> None:
             f" its {args.watchers} watchers follow on the others; {args.seconds:g} s measured"
             f" after {args.warmup:g} s"
         )
+        print(calibration.line() + " (one app server, PostgreSQL's own CPU not counted)")
         print(
             "| tables | req/s | p50 ms | p99 ms | entry p99 | update p50 | update p90 |"
-            " updates | errors | app servers' CPU | nginx CPU | load |"
+            " updates | errors | app servers' CPU | CPU/req in floors | table-s/floor |"
+            " nginx CPU | load |"
         )
-        print("|" + "---|" * 12)
+        print("|" + "---|" * 14)
         for count in args.tables:
             opening = Figures()
             while len(tables) < count:
@@ -227,7 +233,10 @@ async def run(args: argparse.Namespace, database: str, redis: str) -> None:
                 f" | {quantile(every, 0.99) * 1000:.0f} | {quantile(entries, 0.99) * 1000:.0f}"
                 f" | {quantile(figures.updates, 0.5) * 1000:.0f}"
                 f" | {quantile(figures.updates, 0.9) * 1000:.0f} | {len(figures.updates)}"
-                f" | {len(figures.errors)} | {apps / args.seconds:.2f} | {front / args.seconds:.2f}"
+                f" | {len(figures.errors)} | {apps / args.seconds:.2f}"
+                f" | {apps * 1000 / max(1, len(every)) / calibration.floor_ms:.2f}"
+                f" | {apps * 1000 / (count * args.seconds) / calibration.floor_ms:.3f}"
+                f" | {front / args.seconds:.2f}"
                 f" | {os.getloadavg()[0]:.1f} |",
                 flush=True,
             )

@@ -15,7 +15,14 @@ percentile latency (all requests, and entries alone) and the errors; stepping st
 the first number that misses the target (p99 under 100 ms, no error) by far (``--limit``).
 Two more columns tell why: the CPU the workers used (cores busy, from /proc) and per request
 (which other programs on the machine do not change much), and the machine's load average.
-``--profile`` profiles the workers and prints where their time went.
+``--profile`` profiles the workers and prints where their time went (it about doubles what a
+request costs them: not for capacity figures).
+
+Before the tables arrive it measures the machine's calibration on the same server
+(``bench/calibration.py``: a trivial request's and the floor's server CPU) and prints it above
+the figures, with each step's CPU in its units, so that another machine can scale them; and
+the CPU other programs took on the server's cores during each step. The phones run on one
+core and gunicorn on the others (``--no-pin``: both anywhere).
 """
 
 from __future__ import annotations
@@ -47,6 +54,15 @@ from urllib.parse import quote
 import brotli
 from backports import zstd
 
+from bench.calibration import (
+    Calibration,
+    bench_app,
+    busy_seconds,
+    calibrate,
+    pin_client,
+    server_cores,
+    server_preexec,
+)
 from scorekeeper.rules import Event, Game, Setup
 from scorekeeper.rules.record import write_record
 from tests.support.clubtable import Entry, simulated_game
@@ -94,9 +110,7 @@ def group_cpu(process: subprocess.Popen[bytes] | None) -> float:
 
 def profiled_app() -> Any:
     """The app, each request profiled; every worker writes its stats now and then (--profile)."""
-    from app import create_app
-
-    app = create_app()
+    app = bench_app()
     profile = cProfile.Profile()
     out = os.path.join(os.environ[PROFILE_ENV], f"{os.getpid()}.prof")
     served = 0
@@ -131,8 +145,10 @@ class Server:
         profile_dir: str,
         worker_class: str,
         settings: dict[str, str] | None = None,
+        pin: bool = False,
     ) -> None:
         self.settings = settings or {}
+        self.pin = pin
         self.port = free_port()
         self.database = database
         self.workers = workers
@@ -163,7 +179,8 @@ class Server:
         }
         flask = [sys.executable, "-m", "flask", "--app", "app", "db", "upgrade"]
         subprocess.run(flask, cwd=ROOT, env=env, check=True, capture_output=True)
-        target = "app:create_app()"
+        # The app with the calibration's two routes (bench/calibration.py), nothing else added.
+        target = "bench.calibration:bench_app()"
         if self.profile_dir:
             env[PROFILE_ENV] = self.profile_dir
             target = "bench.load:profiled_app()"
@@ -176,9 +193,13 @@ class Server:
         ]  # fmt: skip
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True,
+            start_new_session=True, preexec_fn=server_preexec() if self.pin else None,
         )  # fmt: skip
-        wait_for(self.port)
+        try:
+            wait_for(self.port)
+        except BaseException:
+            self.stop()
+            raise
 
     def cpu_seconds(self) -> float:
         """CPU time the server (its workers, and its master's little) has used so far."""
@@ -325,6 +346,9 @@ class Figures:
     recording: bool = False
     cpu: float = 0.0
     own_cpu: float = 0.0
+    others: float = 0.0
+    """CPU seconds other programs (this client too, when not pinned) took on the server's
+    cores: what the server could not have."""
     """This process's CPU (the phones): near a whole core, it measures itself, not the server."""
     times: dict[str, list[float]] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
@@ -485,10 +509,11 @@ EVENT = re.compile(
 
 
 async def stream_versions(
-    port: int, path: str, stop: asyncio.Event, figures: Figures
+    port: int, path: str, stop: asyncio.Event, figures: Figures, answered: list[int] | None = None
 ) -> AsyncIterator[tuple[str, int]]:
     """What an event stream sends, as it comes (``("version", 7)``, ``("page", 8)``), until
-    it ends or ``stop`` is set."""
+    it ends or ``stop`` is set. With ``answered``, its status is added to it, and a 204 (the
+    server holds no stream: the page polls) is no error."""
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
     except OSError as failure:
@@ -502,9 +527,10 @@ async def stream_versions(
         began = time.monotonic()
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 30)
         status = int(head.split()[1])
-        figures.note(
-            "stream", time.monotonic() - began, None if status == 200 else f"changes: {status}"
-        )
+        if answered is not None:
+            answered.append(status)
+        expected = status == 200 or (status == 204 and answered is not None)
+        figures.note("stream", time.monotonic() - began, None if expected else f"changes: {status}")
         if status != 200:
             return
         raw = b""
@@ -582,9 +608,11 @@ async def step(tables: list[Table], args: argparse.Namespace, server: Server) ->
     ]
     await asyncio.sleep(args.warmup)
     figures.recording = True
-    cpu, own = server.cpu_seconds(), time.process_time()
+    cores = server_cores(server.pin)
+    cpu, own, busy = server.cpu_seconds(), time.process_time(), busy_seconds(cores)
     await asyncio.sleep(args.seconds)
     figures.cpu = server.cpu_seconds() - cpu
+    figures.others = max(0.0, busy_seconds(cores) - busy - figures.cpu)
     figures.own_cpu = time.process_time() - own
     figures.recording = False
     stop.set()
@@ -596,8 +624,16 @@ async def run_database(name: str, database: str, args: argparse.Namespace) -> li
     """Step the number of tables up on one database; the table rows printed."""
     profile_dir = tempfile.mkdtemp(prefix="load-profile-") if args.profile else ""
     worker_class = "sync" if args.poll_only else args.worker_class
-    server = Server(database, args.workers, args.threads, profile_dir, worker_class)
+    server = Server(
+        database, args.workers, args.threads, profile_dir, worker_class, pin=not args.no_pin
+    )
     server.start()
+    assert server.process is not None
+    try:
+        calibration = calibrate(server.port, server.process.pid)
+    except BaseException:  # a server that does not answer is stopped, not left behind
+        server.stop()
+        raise
     rng = random.Random(11)
     seeds = range(args.games)
     games = [Simulated(*simulated_game(seed, max_hands=args.hands)) for seed in seeds]
@@ -613,13 +649,19 @@ async def run_database(name: str, database: str, args: argparse.Namespace) -> li
         f" a table enters every {args.pace:g} s (undo {args.undo:.0%}), {following};"
         f" {args.seconds:g} s measured after {args.warmup:g} s"
     )
+    print(calibration.line())
+    print(
+        "  in its units: CPU/req as trivial requests and as floors; a table's worker CPU per"
+        " second as floors per second (a core holds 1000 / floor ms of them)"
+    )
     header = (
         "| tables | req/s | entries/s | p50 ms | p99 ms | entry p99 | live p99 |"
-        " update p50 | update p90 | errors | worker CPU | CPU ms/req | phones' CPU | load |"
+        " update p50 | update p90 | errors | worker CPU | CPU ms/req | req/trivial |"
+        " req/floor | table-s/floor | phones' CPU | others on its cores | load |"
     )
     print(header)
-    print("|" + "---|" * 14)
-    rows += [header, "|" + "---|" * 14]
+    print("|" + "---|" * 18)
+    rows += [calibration.line(), header, "|" + "---|" * 18]
     try:
         for count in args.tables:
             opening = Figures()
@@ -639,7 +681,8 @@ async def run_database(name: str, database: str, args: argparse.Namespace) -> li
                 f" | {quantile(figures.updates, 0.5) * 1000:.0f}"
                 f" | {quantile(figures.updates, 0.9) * 1000:.0f} | {len(figures.errors)}"
                 f" | {figures.cpu / args.seconds:.2f} | {figures.cpu * 1000 / max(1, len(every)):.1f}"
-                f" | {figures.own_cpu / args.seconds:.2f}"
+                f" | {_in_units(figures, len(every), count, args.seconds, calibration)}"
+                f" | {figures.own_cpu / args.seconds:.2f} | {figures.others / args.seconds:.2f}"
                 f" | {os.getloadavg()[0]:.1f} |"
             )
             print(row, flush=True)
@@ -659,6 +702,19 @@ async def run_database(name: str, database: str, args: argparse.Namespace) -> li
         print_profile(profile_dir)
         shutil.rmtree(profile_dir, ignore_errors=True)
     return rows
+
+
+def _in_units(
+    figures: Figures, requests: int, tables: int, seconds: float, calibration: Calibration
+) -> str:
+    """A step's server CPU in the machine's own units: per request as trivial requests and
+    as floors, and per table and second as floors (three cells)."""
+    per_request = figures.cpu * 1000 / max(1, requests)
+    per_table_second = figures.cpu * 1000 / (tables * seconds)
+    return (
+        f"{per_request / calibration.trivial_ms:.1f} | {per_request / calibration.floor_ms:.2f}"
+        f" | {per_table_second / calibration.floor_ms:.3f}"
+    )
 
 
 def print_profile(directory: str) -> None:
@@ -713,7 +769,15 @@ def main() -> int:
     parser.add_argument("--databases", default="sqlite,postgresql")
     parser.add_argument("--postgres", default="", help="a running PostgreSQL's URL to use")
     parser.add_argument("--profile", action="store_true", help="profile the gunicorn workers")
+    parser.add_argument(
+        "--no-pin",
+        action="store_true",
+        help="leave the phones and the server on every core (default: the phones on one core,"
+        " the server on the others)",
+    )
     args = parser.parse_args()
+    if not args.no_pin:
+        print(pin_client())
     print(
         f"target: p99 under {TARGET_P99 * 1000:.0f} ms and no error at 400 tables (SQLite) and"
         f" 300 (PostgreSQL); a play to the last watcher's new table: p90 under"

@@ -21,6 +21,15 @@ renders the new table, the others are given it, see ``scorekeeper/web/rendered.p
 **each renders** (polled, the kept pages forgotten before every poll, as before pages were
 kept), the last for comparison. The target (issue 20): three watchers cost at most 1.2x one
 watcher per change, pushed. Figures, not a test: it exits 0 whatever they are.
+
+``--workers``: the hosting recipe's two worker processes, as two apps in this process on the
+same database (the second hears of a change from its SQLite reader, as a second gunicorn
+worker does), with the three watchers' streams spread over them (two on the first, one on the
+second). Two arms: **own renders** (``SHARED_PAGES`` off: each worker renders the change
+for its own watchers, as before issue 36) and **shared** (the workers share rendered pages
+through the instance folder, ``scorekeeper/web/rendered_files.py``). It prints the renders of
+the table per change and both workers' CPU per change for the three watchers, against one
+watcher on the first worker alone.
 """
 
 from __future__ import annotations
@@ -33,9 +42,11 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from flask import Flask
+from flask import Flask, template_rendered
 from flask.testing import FlaskClient
 
+from app import create_app
+from bench.calibration import Calibration, calibrate_in_process
 from scorekeeper.rules.record import load_record
 from scorekeeper.web import rendered
 from scorekeeper.web.data import games
@@ -50,14 +61,18 @@ HTMX = {"HX-Request": "true", "Accept-Encoding": "gzip, deflate, br, zstd"}
 class Copy:
     """One stored copy of the game, entered event by event, and the phones watching it."""
 
-    def __init__(self, app: Flask, watchers: int) -> None:
+    def __init__(self, app: Flask, watchers: int, others: tuple[Flask, ...] = ()) -> None:
         game = load_record(GAME.read_text())
         self.events = list(game.events)
         with app.app_context():
             row = games.create(game.setup, self.events[:1]).row
             self.key, self.watch = row.edit_key, f"/watch/{row.watch_key}/live"
         self.app, self.entered = app, 1
-        self.phones: list[FlaskClient] = [app.test_client() for _ in range(watchers)]
+        # The watchers take turns over the workers: the first, then each other one.
+        workers = (app, *others)
+        self.phones: list[FlaskClient] = [
+            workers[number % len(workers)].test_client() for number in range(watchers)
+        ]
         self.etags = [self._poll(phone, None)[1] for phone in self.phones]
 
     def _poll(self, phone: FlaskClient, etag: str | None) -> tuple[int, str]:
@@ -94,8 +109,8 @@ class Streamed(Copy):
     """A copy whose watchers hold the watch link's event stream, as on the gevent worker: each
     change is pushed to them as the new table (``sharing.changes_stream``)."""
 
-    def __init__(self, app: Flask, watchers: int) -> None:
-        super().__init__(app, watchers)
+    def __init__(self, app: Flask, watchers: int, others: tuple[Flask, ...] = ()) -> None:
+        super().__init__(app, watchers, others)
         path = self.watch.removesuffix("/live") + "/changes"
         self.streams, self.answers = [], []
         for phone in self.phones:
@@ -131,8 +146,13 @@ def _next_event(stream: Iterator[bytes], kind: bytes) -> None:
 
 def run(changes: int, arm: str) -> tuple[float, float]:
     """One run: the median CPU per change of one watcher's and of three watchers' (ms)."""
+    # "Each renders" forgets the kept pages before every poll: the pages the workers share
+    # through files (on by default) would otherwise be read back instead of rendered.
     app = migrated_app(
-        Path(tempfile.mkdtemp()) / "bench.sqlite", RATELIMIT_ENABLED=False, LIVE_PUSH=True
+        Path(tempfile.mkdtemp()) / "bench.sqlite",
+        RATELIMIT_ENABLED=False,
+        LIVE_PUSH=True,
+        SHARED_PAGES=arm != "each renders",
     )
     kind = Streamed if arm == "pushed" else Copy
     one, three = kind(app, 1), kind(app, 3)
@@ -155,11 +175,98 @@ def run(changes: int, arm: str) -> tuple[float, float]:
     return statistics.median(costs[1]), statistics.median(costs[3])
 
 
+def two_workers(changes: int, shared: bool) -> tuple[float, float, float]:
+    """One run on two workers: the median CPU per change of one watcher (on the first worker)
+    and of three spread over both (ms), and the renders of the table per change for the
+    three."""
+    folder = Path(tempfile.mkdtemp())
+    config = {
+        "RATELIMIT_ENABLED": False,
+        "LIVE_PUSH": True,
+        "SHARED_PAGES": shared,
+        "SHARED_PAGES_FOLDER": str(folder / "rendered"),
+    }
+    first = migrated_app(folder / "bench.sqlite", **config)
+    second = create_app(
+        {
+            "SECRET_KEY": "not-secret",
+            **config,
+            "SQLALCHEMY_DATABASE_URI": first.config["SQLALCHEMY_DATABASE_URI"],
+        }
+    )
+    one, three = Streamed(first, 1), Streamed(first, 3, (second,))
+    renders = [0]
+
+    def seen(sender: Flask, template: object, context: object, **extra: object) -> None:
+        renders[0] += getattr(template, "name", "") == "_table.html"
+
+    for app in (first, second):
+        template_rendered.connect(seen, app)
+    costs: dict[int, list[float]] = {1: [], 3: []}
+    counted = 0
+    limit = min(changes, len(one.events) - 1)
+    for _ in range(limit):
+        for copy, watchers in ((one, 1), (three, 3)):
+            copy.change()
+            before = renders[0]
+            costs[watchers].append(copy.polls(lambda: None) * 1000)
+            if watchers == 3:
+                counted += renders[0] - before
+    for copy in (one, three):
+        copy.close()
+    return statistics.median(costs[1]), statistics.median(costs[3]), counted / limit
+
+
+def calibration() -> Calibration:
+    """The trivial request and the floor, in this process as the arms run (the line printed)."""
+    app = migrated_app(Path(tempfile.mkdtemp()) / "calibration.sqlite", RATELIMIT_ENABLED=False)
+    found = calibrate_in_process(app)
+    print(found.line("in this process, through the test client"))
+    return found
+
+
+def main_workers(args: argparse.Namespace) -> int:
+    """The two-worker arms, run by run."""
+    calibrated = calibration()
+    print(
+        f"Game: {GAME.name}, entered from its start; {args.changes} changes a run; two workers,"
+        " the three watchers' streams on the first, the second and the first"
+    )
+    print(f"{'arm':<12}{'run':>4}{'1 watcher':>12}{'3 watchers':>13}{'ratio':>8}{'renders':>9}")
+    found: dict[str, list[tuple[float, float, float]]] = {"own renders": [], "shared": []}
+    for number in range(1, args.runs + 1):
+        for arm in found:
+            one, three, renders = two_workers(args.changes, arm == "shared")
+            found[arm].append((one, three, renders))
+            print(
+                f"{arm:<12}{number:>4}{one:>10.2f}ms{three:>11.2f}ms{three / one:>7.2f}x"
+                f"{renders:>9.2f}"
+            )
+    for arm, runs in found.items():
+        threes = [three for _, three, _ in runs]
+        ratios = [three / one for one, three, _ in runs]
+        renders = [count for _, _, count in runs]
+        print(
+            f"{arm}: three watchers on two workers, per change: median {statistics.median(threes):.2f} ms"
+            f" CPU (spread {min(threes):.2f}-{max(threes):.2f}), {statistics.median(ratios):.2f}x one"
+            f" watcher (spread {min(ratios):.2f}-{max(ratios):.2f}), renders"
+            f" {statistics.median(renders):.2f} (spread {min(renders):.2f}-{max(renders):.2f});"
+            f" {statistics.median(threes) / calibrated.floor_ms:.2f} floors a change"
+        )
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--changes", type=int, default=300, help="changes per run")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument(
+        "--workers", action="store_true", help="three watchers over two workers, shared or not"
+    )
     args = parser.parse_args()
+    if args.workers:
+        return main_workers(args)
+    calibrated = calibration()
     print(f"Game: {GAME.name}, entered from its start; {args.changes} changes a run")
     print(f"{'arm':<14}{'run':>4}{'1 watcher':>12}{'3 watchers':>13}{'ratio':>8}")
     ratios: dict[str, list[float]] = {"pushed": [], "polled": [], "each renders": []}
@@ -173,7 +280,7 @@ def main() -> int:
         spread = max(found) - min(found)
         print(
             f"{arm}: 3 watchers / 1 watcher per change, median {statistics.median(found):.2f}x "
-            f"(spread {spread:.2f} over {len(found)} runs)"
+            f"(spread {spread:.2f} over {len(found)} runs); the floor: {calibrated.floor_ms:.2f} ms"
         )
     median = statistics.median(ratios["pushed"])
     verdict = "met" if median <= TARGET else "MISSED"
