@@ -264,6 +264,9 @@ def serve_command(host: str, port: int, qr: bool | None) -> None:
     command = gunicorn_command(
         f"[{host}]:{port}" if ":" in host else f"{host}:{port}", info.app_import_path
     )
+    # One process has no other worker to share its rendered pages with (rendered.py): the
+    # files would only cost each change a write.
+    os.environ.setdefault("SCOREKEEPER_SHARED_PAGES", "false")
     sys.stdout.flush()
     sys.stderr.flush()
     os.execv(command[0], command)
