@@ -2,10 +2,11 @@
 
 From the bottom up:
 
-- **leaves** (``languages``, ``htmx``, ``routes``, ``bounded``, ``rendered``, ``forms``,
-  ``drawing/``): the site's words, answering htmx and plain browsers alike, what each route
-  is (said where it is declared, read by the site-wide concerns), the one hand-built cache
-  and the pages kept in it once per version, the forms' common base, and the pictures
+- **leaves** (``languages``, ``htmx``, ``routes``, ``bounded``, ``rendered``,
+  ``rendered_files``, ``forms``, ``drawing/``): the site's words, answering htmx and plain
+  browsers alike, what each route is (said where it is declared, read by the site-wide
+  concerns), the one hand-built cache and the pages kept in it once per version (and shared
+  by a server's workers as files), the forms' common base, and the pictures
   (dominoes, the layout, charts, the cribbage board). They import the referee and each other,
   no room above.
 - **data** (``data/``): the database, the games and clubs stores, the replay cache, and the
@@ -23,7 +24,17 @@ an import that runs back up, from one area into another, or round a circle.
 """
 
 LAYERS = (
-    ("languages", "htmx", "routes", "bounded", "rendered", "forms", "drawing", "network"),
+    (
+        "languages",
+        "htmx",
+        "routes",
+        "bounded",
+        "rendered",
+        "rendered_files",
+        "forms",
+        "drawing",
+        "network",
+    ),
     ("data",),
     ("table", "sharing", "paper", "clubs"),
     ("site",),
