@@ -1,16 +1,37 @@
-"""Presets and house rules.
+"""Presets and house rules: the one registry of house rules.
 
 Every house rule is one :class:`HouseRule` entry in :data:`HOUSE_RULES`: its name as the
 game record spells it, the values it takes, each preset's default and its text in plain
-words. :class:`Rules` is the resolved set a game plays by. Adding a house rule means adding
-an entry here, a field to :class:`Rules`, and the code that reads that field.
+words. :class:`Rules` is the resolved set a game plays by. Everything that lists the house
+rules reads them from here: the record's ``options`` (:func:`parse_options`), the resolved
+rules (:func:`resolve`), the new-game form's fields and their groups
+(``scorekeeper/web/table/forms.py``, ``templates/_new_game_form.html``), a club's defaults,
+the rulebook's table (``rulebook.py``), the score sheet's house-rules lines (``sheet.py``)
+and the tests that walk every rule.
+
+Adding a house rule, the checklist:
+
+1. Its entry here, in :data:`SEED_RULES` (a rule the presets differ on, shown in the
+   new-game form's House rules fold) or :data:`VARIATIONS` (off in every preset, shown under
+   Variations), and its field in :class:`Rules`, typed as :meth:`HouseRule.in_force` makes it
+   (``yes``/``no`` a bool, a number an int, a word its ``Literal``), with the "off" value as
+   its default when it is a variation. The form, the rulebook, the sheet, club defaults and
+   the record follow from the entry; ``tests/rules/test_registry.py`` checks the two agree.
+2. The code of the rule itself: what reads the new field of :class:`Rules` (``game.py``,
+   ``gains.py``, ``settlement.py``, ...), and in :func:`check_combination` any other rule it
+   cannot go with.
+3. The catalogs: ``make translations``, then the Swedish and Filipino words of its title,
+   text, value texts and example.
+4. Its tests: the engine's worked examples, and a corpus record (``tests/make_corpus.py``)
+   that plays it.
+5. The docs: its section in RULES.md.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal, TypeVar, get_args
+from typing import Any, Literal, TypeVar, get_args
 
 from scorekeeper.rules.errors import MalformedInput
 from scorekeeper.rules.messages import Message, say
@@ -113,6 +134,19 @@ class HouseRule:
             return value
         raise _not_a_choice(self.name, self.choices, value)
 
+    def in_force(self, value: OptionValue) -> bool | int | str:
+        """A canonical ``value`` as :class:`Rules` holds it: ``yes``/``no`` a bool, a number
+        an int, a word itself (refused with rule ``record`` when it is not one of the
+        choices)."""
+        if self.choices == YES_NO:
+            return value == "yes"
+        if self.numbers is not None or self.number_choices:
+            return int(value)
+        chosen = one_of(value, self.choices)
+        if chosen is None:
+            raise _not_a_choice(self.name, self.choices, value)
+        return chosen
+
 
 def _not_a_choice(name: str, choices: tuple[str, ...], value: object) -> MalformedInput:
     return MalformedInput(
@@ -150,7 +184,7 @@ _END_NAMES: dict[str, str] = {
 _OPTIONS_EXAMPLE = '{"spinners": "none"}'
 """The record's options object, as the refusal of a malformed one shows it."""
 
-HOUSE_RULES: tuple[HouseRule, ...] = (
+SEED_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         "deal",
         say("Tiles dealt"),
@@ -412,7 +446,8 @@ VARIATIONS: tuple[HouseRule, ...] = (
     ),
 )
 """The variations beyond the seeds (pagat, Hoyle, league rules): off in every preset."""
-HOUSE_RULES = HOUSE_RULES + VARIATIONS
+HOUSE_RULES: tuple[HouseRule, ...] = SEED_RULES + VARIATIONS
+"""Every house rule, in the order the form, the rulebook and the sheet show them."""
 HOUSE_RULES_BY_NAME: dict[str, HouseRule] = {rule.name: rule for rule in HOUSE_RULES}
 FIVES_TARGETS = range(1, 201)
 """A target in fives: any whole number from 1 to 200 (61 is the usual)."""
@@ -566,32 +601,11 @@ def resolve(preset: Preset, players: int, options: Mapping[str, OptionValue]) ->
     values = {
         rule.name: options.get(rule.name, rule.default(preset, players)) for rule in HOUSE_RULES
     }
-
-    def word(name: str, choices: tuple[_Word, ...]) -> _Word:
-        chosen = one_of(values[name], choices)
-        if chosen is None:
-            raise _not_a_choice(name, choices, values[name])
-        return chosen
-
-    return Rules(
-        preset=preset,
-        players=players,
-        deal=word("deal", get_args(Deal)),
-        lead=word("lead", get_args(LeadRule)),
-        spinners=word("spinners", get_args(SpinnerMode)),
-        spinner_counts=values["spinner_counts"] == "yes",
-        boneyard_reserve=int(values["boneyard_reserve"]),
-        settlement=word("settlement", get_args(SettlementMethod)),
-        bonus_in_fives=values["bonus_in_fives"] == "yes",
-        target=_target(values, preset, players, options),
-        win_check=word("win_check", get_args(WinCheck)),
-        units=word("units", get_args(Units)),
-        exact_target=values["exact_target"] == "yes",
-        get_in=int(values["get_in"]),
-        blocked_tie=word("blocked_tie", get_args(BlockedTie)),
-        set=word("set", get_args(SetName)),
-        muggins=values["muggins"] == "yes",
-    )
+    # Any: each value is checked against its rule's choices by in_force, which the field's
+    # Literal type cannot see through a dict.
+    in_force: dict[str, Any] = {rule.name: rule.in_force(values[rule.name]) for rule in HOUSE_RULES}
+    in_force["target"] = _target(values, preset, players, options)
+    return Rules(preset=preset, players=players, **in_force)
 
 
 def _target(

@@ -22,7 +22,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import select, text
 
-from scorekeeper.rules import Setup
+from scorekeeper.rules import HOUSE_RULES, Setup
 from scorekeeper.rules.record import replay_result, write_record
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web.clubs.batch import BatchProblem, read_batch
@@ -34,24 +34,13 @@ from tests.web.webtable import new_game, without_times
 KEY = r"[A-Za-z0-9_-]{22}"
 NEW_GAME = {
     "preset": "all-fives",
-    "target": "250",
     "leader": "table",
     "start": "Start the game",
     "filled": "all-fives:2",
-    "deal": "standard",
-    "lead": "lots",
-    "spinners": "first",
-    "spinner_counts": "yes",
-    "boneyard_reserve": "0",
-    "settlement": "deduct-own",
-    "bonus_in_fives": "no",
-    "win_check": "end-of-hand",
-    "units": "points",
-    "exact_target": "no",
-    "get_in": "0",
-    "blocked_tie": "nobody",
-    "muggins": "no",
+    # Every house rule as the form fills it for All Fives with two players (the registry's).
+    **{rule.name: str(rule.default("all-fives", 2)) for rule in HOUSE_RULES},
 }
+"""The new-game form as sent for two players (the seats are added) with All Fives' rules."""
 
 
 def new_club(client: FlaskClient, name: str = "Tuesday club") -> str:

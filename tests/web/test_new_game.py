@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 
-from scorekeeper.rules.options import HOUSE_RULES
+from scorekeeper.rules.options import HOUSE_RULES, SEED_RULES, VARIATIONS
 from tests.web.webforms import form_for
 from tests.web.webtable import new_game
 
@@ -16,21 +17,30 @@ def exported(client, table) -> dict:
 def test_the_form_shows_every_house_rule_with_the_preset_values(client):
     page = client.get("/games/new").get_data(as_text=True)
     form = form_for(page, "/games/new")
-    for name in (
-        "deal",
-        "lead",
-        "spinners",
-        "spinner_counts",
-        "boneyard_reserve",
-        "settlement",
-        "bonus_in_fives",
-        "win_check",
-        "target",
-    ):
-        assert name in form.values, name
+    for rule in HOUSE_RULES:
+        assert rule.name in form.values, rule.name
+        assert form.values[rule.name] == str(rule.default("all-fives", 2)), rule.name
     assert '<details class="house-rules"' in page
     assert form.values["settlement"] == "deduct-own"
     assert form.values["target"] == "250"
+
+
+def test_the_house_rules_stand_in_the_registrys_groups_and_order(client):
+    page = client.get("/games/new").get_data(as_text=True)
+    fold = page.split('<details class="house-rules"')[1].split("</details>")[0]
+    seeds, variations = fold.split('<fieldset class="variations">')
+    names = {rule.name for rule in HOUSE_RULES}
+
+    def shown(part: str) -> list[str]:
+        return [
+            name for name in re.findall(r'<(?:select|input)[^>]* id="(\w+)"', part) if name in names
+        ]
+
+    # The set goes with the seats and the target under the preset, above the fold.
+    assert shown(seeds) == [rule.name for rule in SEED_RULES if rule.name not in ("set", "target")]
+    assert shown(variations) == [rule.name for rule in VARIATIONS]
+    above = page.split('<details class="house-rules"')[0]
+    assert shown(above) == ["set", "target"]
 
 
 def test_loading_a_preset_fills_its_defaults(client):

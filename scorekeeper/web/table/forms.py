@@ -28,8 +28,9 @@ from scorekeeper.rules.events import REASON_LENGTH
 from scorekeeper.rules.names import MAX_NAME
 from scorekeeper.rules.options import (
     FIVES_TARGETS,
-    HOUSE_RULES_BY_NAME,
     PRESET_TITLES,
+    SEED_RULES,
+    VARIATIONS,
     HouseRule,
     Preset,
 )
@@ -175,22 +176,17 @@ def _text(rule: HouseRule) -> str:
     return lazy_said(lambda: said(rule.text))
 
 
-def _chosen(name: str, default: str | None = None) -> SelectField:
-    """The field of house rule ``name``, one of its values: each shown with its plain words;
+def _chosen(rule: HouseRule, default: str | None = None) -> SelectField:
+    """The field of a house rule that is one of its values: each shown with its plain words;
     ``default`` stands when a form sent without the field (an older page) is read."""
-    rule = HOUSE_RULES_BY_NAME[name]
     choices = [
         SelectChoice(value, lazy_said(partial(_value_words, rule, value))) for value in rule.choices
     ]
     return SelectField(_title(rule), description=_text(rule), choices=choices, default=default)
 
 
-def _numbered(name: str) -> IntegerField:
-    """The field of house rule ``name``, a whole number in its range."""
-    rule = HOUSE_RULES_BY_NAME[name]
-    numbers = rule.numbers
-    if numbers is None:
-        raise ValueError(f"house rule {name} is not a number")
+def _numbered(rule: HouseRule, numbers: range) -> IntegerField:
+    """The field of a house rule that is a whole number in its range."""
     return IntegerField(
         _title(rule),
         description=_text(rule),
@@ -198,17 +194,37 @@ def _numbered(name: str) -> IntegerField:
     )
 
 
-def _number_chosen(name: str) -> SelectField:
-    """The field of house rule ``name``, one of a few whole numbers."""
-    rule = HOUSE_RULES_BY_NAME[name]
+def _number_chosen(rule: HouseRule) -> SelectField:
+    """The field of a house rule that is one of a few whole numbers."""
     choices = [
         SelectChoice(n, lazy_said(partial(_value_words, rule, str(n)))) for n in rule.number_choices
     ]
     return SelectField(_title(rule), description=_text(rule), choices=choices, coerce=int)
 
 
+SENT_WITHOUT: dict[str, str] = {"set": "double-six"}
+"""The value of a house rule a form sent without its field is read with: a page from before
+the rule was on the form (the others are refused as not a valid choice)."""
+
+
+def house_rule_field(rule: HouseRule) -> Field:
+    """The new-game form's field of ``rule``, made from its registry entry."""
+    if rule.number_choices:
+        return _number_chosen(rule)
+    if rule.numbers is not None:
+        return _numbered(rule, rule.numbers)
+    return _chosen(rule, default=SENT_WITHOUT.get(rule.name))
+
+
 HOUSE_RULE_FIELDS = tuple(rule.name for rule in HOUSE_RULES if rule.name != "target")
 """The house rules the form has a field of their own for (the target is a field of its own)."""
+OUTSIDE_THE_FOLD = ("set", "target")
+"""House rules the new-game form shows above the House rules fold: the set with the seats (it
+decides how many there are), the target under the preset."""
+IN_THE_FOLD = tuple(rule.name for rule in SEED_RULES if rule.name not in OUTSIDE_THE_FOLD)
+"""The seed presets' house rules in the House rules fold, in the registry's order."""
+IN_VARIATIONS = tuple(rule.name for rule in VARIATIONS)
+"""The variations, in their own group of the fold, in the registry's order."""
 
 
 def _seat(label: str) -> StringField:
@@ -255,21 +271,7 @@ class NewGameForm(SiteForm):
     club_defaults = BooleanField(_l("Start the club's next games with these house rules"))
     load = SubmitField(_l("Load the preset's defaults"))
     start = SubmitField(_l("Start the game"))
-    # One field per house rule of the registry, in its order (the target is above).
-    deal = _chosen("deal")
-    set = _chosen("set", default="double-six")
-    lead = _chosen("lead")
-    spinners = _chosen("spinners")
-    spinner_counts = _chosen("spinner_counts")
-    boneyard_reserve = _numbered("boneyard_reserve")
-    settlement = _chosen("settlement")
-    bonus_in_fives = _chosen("bonus_in_fives")
-    win_check = _chosen("win_check")
-    units = _chosen("units")
-    exact_target = _chosen("exact_target")
-    get_in = _number_chosen("get_in")
-    blocked_tie = _chosen("blocked_tie")
-    muggins = _chosen("muggins")
+    # One field per house rule of the registry, in its order, is added below the class.
 
     def player_names(self) -> list[str]:
         """The names given, in seat order, empty seats left out."""
@@ -287,9 +289,19 @@ class NewGameForm(SiteForm):
         return [self[name] for name in SEATS[DOUBLE_SIX_MOST:]]
 
     @property
+    def fold_fields(self) -> list[Field]:
+        """The fields of the seed presets' house rules inside the House rules fold."""
+        return [self[name] for name in IN_THE_FOLD]
+
+    @property
+    def variation_fields(self) -> list[Field]:
+        """The fields of the variations, in their group inside the fold."""
+        return [self[name] for name in IN_VARIATIONS]
+
+    @property
     def folded_errors(self) -> bool:
         """Whether a field inside the House rules fold was refused (the fold opens)."""
-        return any(self[name].errors for name in HOUSE_RULE_FIELDS if name != "set")
+        return any(f.errors for f in self.fold_fields + self.variation_fields)
 
     @property
     def more_seats_filled(self) -> bool:
@@ -312,7 +324,7 @@ class NewGameForm(SiteForm):
         """In points the target is a multiple of five up to 1000; in fives 1 to 200."""
         if field.data is None:
             return
-        if self.units.data == "fives":
+        if self["units"].data == "fives":
             if not FIVES_TARGETS.start <= field.data <= FIVES_TARGETS[-1]:
                 raise ValidationError(
                     _(
@@ -323,6 +335,11 @@ class NewGameForm(SiteForm):
                 )
         elif field.data < 5 or field.data % 5:
             raise ValidationError(_("The target is a multiple of 5, from 5 to 1000."))
+
+
+for _rule in HOUSE_RULES:
+    if _rule.name != "target":  # the target is the field above, checked in the game's units
+        setattr(NewGameForm, _rule.name, house_rule_field(_rule))
 
 
 class ImportForm(SiteForm):

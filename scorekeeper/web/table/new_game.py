@@ -203,8 +203,8 @@ def _load_preset(submitted: NewGameForm, players: int) -> tuple[str, int]:
     form.preset.data = preset
     _fill_defaults(form, preset, players)
     # The set goes with the seats, not with the preset: the table's dominoes stay chosen.
-    if submitted.set.data in HOUSE_RULES_BY_NAME["set"].choices:
-        form.set.data = submitted.set.data
+    if submitted["set"].data in HOUSE_RULES_BY_NAME["set"].choices:
+        form["set"].data = submitted["set"].data
     return _form_page(form)
 
 
@@ -220,7 +220,7 @@ def _points_target(form: NewGameForm, players: int) -> int:
 def _switch_units(form: NewGameForm, players: int) -> tuple[str, int]:
     """The form again after the units were switched, everything kept but the target, which
     follows the units: 61 in fives, the preset's target in points."""
-    fives = form.units.data == "fives"
+    fives = form["units"].data == "fives"
     target = FIVES_TARGET if fives else _points_target(form, players)
     form.target.data, form.target.raw_data = target, [str(target)]  # shown as switched
     return _form_page(form)
@@ -231,7 +231,8 @@ def _target_in_units(form: NewGameForm, players: int) -> None:
     preset's points while fives were chosen becomes 61, as the switch would have made it."""
     preset, filled_players = _filled(form)
     points = HOUSE_RULES_BY_NAME["target"].default(preset, filled_players)
-    if form.units.data == "fives" and form.target.data in (points, _points_target(form, players)):
+    in_fives = form["units"].data == "fives"
+    if in_fives and form.target.data in (points, _points_target(form, players)):
         form.target.data = FIVES_TARGET
 
 
