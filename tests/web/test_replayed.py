@@ -20,6 +20,7 @@ from scorekeeper.rules.simulate import play_game
 from scorekeeper.rules.stored import event_of
 from scorekeeper.web.data import games, replayed
 from scorekeeper.web.data.database import db
+from scorekeeper.web.data.games import reading
 from scorekeeper.web.data.models import EventRow, GameRow
 from tests.web.webtable import new_game, started
 
@@ -216,7 +217,7 @@ def test_what_an_entry_keeps_is_what_the_database_gives_back(app: Flask) -> None
             version, stored = after.version, len(after.game.events)
             kept = replayed.games.get(key)
             assert kept is not None and kept.version == version
-            found = games._fetch_rows(created.row.id, None)
+            found = reading.fetch_rows(created.row.id, None)
             assert found is not None
             assert found[0] == version
             assert kept.rows == tuple(found[1])
@@ -296,13 +297,13 @@ def test_a_play_reads_its_game_once(
     assert table.post("lead", {"how": "seat", "leader": "0"}).status_code == 303
     version = table.version()
     looked_up: list[str] = []
-    real = games.setup_of
+    real = reading.setup_of
 
     def counted(row: GameRow) -> Setup:
         looked_up.append(row.edit_key)
         return real(row)
 
-    monkeypatch.setattr(games, "setup_of", counted)
+    monkeypatch.setattr(reading, "setup_of", counted)
     assert table.post("play", {"tile": "6-4"}, version).status_code == 303
     assert looked_up == [table.key]
 

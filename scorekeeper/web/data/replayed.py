@@ -11,11 +11,12 @@ How it stays right, with several worker processes and on SQLite or PostgreSQL:
   column (it only grows). A request reads the version with the game's row; a cached game is
   used as it is only when it was replayed at exactly that version. Otherwise the entry is
   stale (another process, or another thread, changed the game): it is caught up, never
-  trusted. A writer checks this under the game's write lock, before it appends anything.
+  trusted. A writer counts its change only on the version it read (one conditional
+  update, see games/writing.py), so it never writes on a game it did not see.
 - **Only live events count.** An undo never deletes a row: it marks the entry's rows
-  undone (``undone_at``), and a redo makes those very rows live again (same id, same
-  creation time). Every read here asks for live rows only, so an undone row simply drops
-  out of the list and a redone one comes back as the row it was.
+  undone (``undone_at``), and a redo stores the entry again as new rows at the end (the
+  undone ones stay, marked redone). Every read here asks for live rows only, so an undone
+  row simply drops out of the list and a redone entry comes back as new rows.
 - **Catching up reads one hand, not the game.** Only the tail of the live event list ever
   changes: entries are appended, undone from the end, redone at the end, and the lead tile
   is turned round while it is in the current hand. So the refresh reads the live rows from

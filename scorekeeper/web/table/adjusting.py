@@ -9,19 +9,17 @@ version like every entry, so a page that fell behind adjusts nothing.
 
 from __future__ import annotations
 
-from flask import abort, flash, redirect, render_template, url_for
+from flask import flash, redirect, render_template, url_for
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice  # type: ignore[attr-defined,unused-ignore]
 
 from scorekeeper.rules import Adjust, Refusal
 from scorekeeper.rules.wording import signed
 from scorekeeper.web.data import games
-from scorekeeper.web.data.doors import NO_GAME
-from scorekeeper.web.data.games import NotFound, Stale
 from scorekeeper.web.data.loaded import Loaded
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.routes import route
-from scorekeeper.web.table.answers import ENTERED, STALE, load_table
+from scorekeeper.web.table.answers import ENTERED, Unwritten, load_table, written
 from scorekeeper.web.table.blueprint import bp
 from scorekeeper.web.table.forms import AdjustForm
 from scorekeeper.web.table.view import table_view
@@ -68,20 +66,13 @@ def adjust(key: str) -> Response | tuple[str, int]:
     form = _form(loaded)
     if not form.validate():
         return _page(loaded, form, 400)
-    if form.version.data != loaded.version:
-        return _page(loaded, form, 409, notice=str(STALE))
     side = int(form.side.data or 0)
     seat = loaded.game.setup.first_seats()[side]
     reason = " ".join((form.reason.data or "").split())
     event = Adjust(seat, form.change, reason)
-    try:
-        games.append(key, form.seen, [event], loaded)
-    except NotFound:
-        abort(404, description=NO_GAME)
-    except Stale:
-        return _page(load_table(key), form, 409, notice=str(STALE))
-    except Refusal as refusal:
-        return _page(loaded, form, 422, refusal=refusal)
+    after = written(loaded, form.seen, lambda: games.append(key, form.seen, [event], loaded))
+    if isinstance(after, Unwritten):
+        return _page(after.loaded, form, after.status, after.refusal, after.notice)
     flash(
         _(
             "Adjusted: %(side)s %(points)s (%(reason)s).",

@@ -1,27 +1,32 @@
 """How the table answers an entry: the table again, with what happened.
 
-Every entry view reads its form, lets the store apply it under a lock (the referee decides),
-and answers with the table: the partial for htmx, otherwise a redirect after a success and
-the full page for a refusal (422), a stale page (409) or an incomplete form (400).
+Every entry view reads its form and lets the store write the change on the version the page
+saw (the referee decides); :func:`written` says why a change wrote nothing, the same way for
+every entry form, and the view answers with the table: the partial for htmx, otherwise a
+redirect after a success and the full page for a refusal (422), a stale page (409) or an
+incomplete form (400). A game gone meanwhile is a 404, as any link to no game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import cast
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TypeVar, cast
 
 from flask import abort, flash, get_flashed_messages, redirect, render_template, url_for
 
 from scorekeeper.rules import Event, Refusal
+from scorekeeper.rules.entering import CannotTurn
 from scorekeeper.rules.messages import Message
 from scorekeeper.web import languages
 from scorekeeper.web.data import games
 from scorekeeper.web.data.doors import NO_GAME, load_or_404
-from scorekeeper.web.data.games import NotFound, Stale
+from scorekeeper.web.data.games import NotFound, NothingToRedo, Stale
 from scorekeeper.web.data.loaded import EDIT, Loaded
 from scorekeeper.web.htmx import Answer, is_htmx, page_or_fragment
+from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import lazy_gettext as _l
-from scorekeeper.web.table.view import Refused, TableView, Where, table_view
+from scorekeeper.web.table.view import NoticeKind, Refused, TableView, Where, table_view
 
 STALE = _l("The table had changed: nothing was entered. This is the table as it is now.")
 ENTERED = "entered"
@@ -66,37 +71,90 @@ def done(loaded: Loaded, notice: str | None = None, entered: bool = False) -> An
     After an ``entered`` entry (one more event, not an undo) the page flashes what it scored,
     and the redirect scrolls to the settlement or the winner it made.
     """
-    view = table_view(loaded, notice=notice, entered=entered)
     if is_htmx():
-        return render_table(view)
+        return render_table(table_view(loaded, notice=notice, entered=entered))
     if notice:
         flash(notice)
     anchor = None
     if entered:
         flash("", ENTERED)
         # A hand's settlement and its form are on the hand's own screen, in view: only the
-        # winner's banner, on a page that flows, is worth a jump.
-        anchor = "winner" if view.bring_into_view == "winner" else None
+        # winner's banner, on a page that flows, is worth a jump. (The table itself is not
+        # built for a redirect: it would read what a redo brings back, for nothing.)
+        anchor = "winner" if loaded.game.phase == "over" else None
     return redirect(url_for("games.table", key=loaded.row.edit_key, _anchor=anchor), code=303)
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Unwritten:
+    """Why a change wrote nothing, as every entry form answers it: the game to show it on (as
+    it is now), the status, and a notice (of ``notice_kind``) or the referee's refusal."""
+
+    loaded: Loaded
+    status: int
+    notice: str | None = None
+    notice_kind: NoticeKind = "info"
+    refusal: Refusal | None = None
+
+
+def stale(now: Loaded, redo: bool = False) -> Unwritten:
+    """A page that saw another version of the game: the game as it is ``now``, 409. A redo
+    says why when an entry made since the undo is what moved the game on."""
+    notice = STALE_REDO if redo and not now.row.redoable else STALE
+    return Unwritten(now, 409, str(notice), "stale")
+
+
+def written(
+    loaded: Loaded, version: int, change: Callable[[], T], redo: bool = False
+) -> T | Unwritten:
+    """What ``change()`` gives (the store's write of a change to the game ``loaded``, just read,
+    on ``version``, the version the page saw), or why it wrote nothing:
+
+    - the game is gone (deleted meanwhile): 404, as for any link to no game;
+    - stale (the page saw another version, or another change was written first): 409 with
+      the game as it is now, ``loaded`` when that is newer than the page, else read again;
+    - nothing to redo: 409, saying why;
+    - the lead cannot be turned, the call cannot be changed: 422, saying why;
+    - refused by the referee: 422, shown on the game the page saw (the referee refuses
+      before anything is written, so that is ``loaded`` when it is at ``version``).
+    """
+    try:
+        return change()
+    except NotFound:
+        abort(404, description=NO_GAME)
+    except Stale:
+        return stale(loaded if loaded.version > version else load_table(loaded.row.edit_key), redo)
+    except NothingToRedo as why:
+        return Unwritten(loaded, 409, why_text(why), "stale")
+    except CannotTurn as why:
+        notice = _("%(why)s Nothing was changed.", why=why_text(why))
+        return Unwritten(loaded, 422, notice, "refused")
+    except Refusal as refusal:
+        shown = loaded if loaded.version == version else load_table(loaded.row.edit_key)
+        return Unwritten(shown, 422, refusal=refusal)
+
+
+def unwritten(why: Unwritten, where: Where, **keep: object) -> tuple[str, int]:
+    """The table again, saying why nothing was written: a refusal at ``where`` with the
+    form's values ``keep``, or the notice."""
+    if why.refusal is not None:
+        return refuse(why.loaded, why.refusal, where, **keep)
+    view = table_view(why.loaded, notice=why.notice, notice_kind=why.notice_kind)
+    return render_table(view, why.status)
 
 
 def commit(
     loaded: Loaded, version: int, events: Sequence[Event], where: Where, **keep: object
 ) -> Answer:
     """Store ``events`` in the game ``loaded`` (just read) at ``version``; answer the stale
-    page, the refusal or the success. A refusal is found before anything is written, so the
-    game it is shown on is ``loaded`` itself when that is the version the page saw."""
+    page, the refusal or the success."""
     key = loaded.row.edit_key
-    try:
-        after = games.append(key, version, events, loaded)
-    except NotFound:
-        abort(404, description=NO_GAME)
-    except Stale:
-        return render_table(table_view(load_table(key), notice=STALE, notice_kind="stale"), 409)
-    except Refusal as refusal:
-        return refuse(
-            loaded if loaded.version == version else load_table(key), refusal, where, **keep
-        )
+    after = written(loaded, version, lambda: games.append(key, version, events, loaded))
+    if isinstance(after, Unwritten):
+        return unwritten(after, where, **keep)
     return done(after, entered=True)
 
 
@@ -115,5 +173,5 @@ def refuse(loaded: Loaded, refusal: Refusal, where: Where, **keep: object) -> tu
 def stale_or_none(loaded: Loaded, version: int) -> tuple[str, int] | None:
     """The table as it is now if the page saw another ``version`` of it, else None."""
     if version != loaded.version:
-        return render_table(table_view(loaded, notice=STALE, notice_kind="stale"), 409)
+        return unwritten(stale(loaded), "actions")
     return None

@@ -7,7 +7,6 @@ import random
 from collections.abc import Callable
 
 from flask import (
-    abort,
     request,
 )
 
@@ -26,23 +25,17 @@ from scorekeeper.rules import (
     Settle,
     Tile,
 )
-from scorekeeper.rules.entering import CannotTurn, lead_winner
+from scorekeeper.rules.entering import lead_winner
 from scorekeeper.rules.messages import say, say_list
 from scorekeeper.web import languages
 from scorekeeper.web.data import games
-from scorekeeper.web.data.doors import NO_GAME, remember
-from scorekeeper.web.data.games import (
-    NotFound,
-    NothingToRedo,
-    Stale,
-)
+from scorekeeper.web.data.doors import remember
 from scorekeeper.web.data.loaded import EDIT, Loaded
 from scorekeeper.web.htmx import Answer
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.routes import route
 from scorekeeper.web.table.answers import (
-    STALE,
-    STALE_REDO,
+    Unwritten,
     commit,
     done,
     incomplete,
@@ -50,7 +43,8 @@ from scorekeeper.web.table.answers import (
     refuse,
     render_table,
     stale_or_none,
-    why_text,
+    unwritten,
+    written,
 )
 from scorekeeper.web.table.blueprint import bp
 from scorekeeper.web.table.forms import (
@@ -63,7 +57,7 @@ from scorekeeper.web.table.forms import (
     TurnForm,
 )
 from scorekeeper.web.table.held import MAX_TICKED, held_of
-from scorekeeper.web.table.view import Where, table_view, undo_label
+from scorekeeper.web.table.view import table_view, undo_label
 
 _rng = random.SystemRandom()
 """Draws by lot (the leader of a hand) from the operating system's randomness."""
@@ -139,22 +133,6 @@ def _choose(loaded: Loaded, form: PlayForm) -> Answer:
     return render_table(table_view(loaded, chosen_number=number))
 
 
-def _amended(key: str, amend: Callable[[], Loaded], where: Where) -> Loaded | tuple[str, int]:
-    """An entry that amends the last ones (the lead turned round, a call changed): the game
-    after ``amend``, or the table as it is with why nothing was changed."""
-    try:
-        return amend()
-    except NotFound:
-        abort(404, description=NO_GAME)
-    except Stale:
-        return render_table(table_view(load_table(key), notice=STALE, notice_kind="stale"), 409)
-    except CannotTurn as why:
-        notice = _("%(why)s Nothing was changed.", why=why_text(why))
-        return render_table(table_view(load_table(key), notice=notice, notice_kind="refused"), 422)
-    except Refusal as refusal:
-        return refuse(load_table(key), refusal, where)
-
-
 @bp.post("/games/<key:key>/turn")
 @route(entry=True, changes_game=True)
 def turn_lead(key: str) -> Answer:
@@ -164,9 +142,9 @@ def turn_lead(key: str) -> Answer:
     if not form.validate() or form.west_wanted > loaded.game.rules.tile_set.top:
         return incomplete(loaded)
     west = form.west_wanted
-    after = _amended(key, lambda: games.turn_lead(key, form.seen, west), "picker")
-    if not isinstance(after, Loaded):
-        return after
+    after = written(loaded, form.seen, lambda: games.turn_lead(key, form.seen, west, loaded))
+    if isinstance(after, Unwritten):
+        return unwritten(after, "picker")
     layout = after.game.hand.layout if after.game.hand else None
     assert layout is not None and layout.lead is not None
     west, east = layout.arms["W"].base, layout.arms["E"].base
@@ -190,14 +168,11 @@ def call(key: str) -> Answer:
     form = CallForm()
     if not form.validate():
         return incomplete(loaded)
-    stale = stale_or_none(loaded, form.seen)
-    if stale is not None:
-        return stale
     called = form.called.data
     assert called is not None
-    after = _amended(key, lambda: games.change_call(key, form.seen, called), "call")
-    if not isinstance(after, Loaded):
-        return after
+    after = written(loaded, form.seen, lambda: games.change_call(key, form.seen, called, loaded))
+    if isinstance(after, Unwritten):
+        return unwritten(after, "call")
     # The call strip says what was called; the flash by the scoreboard what it scored.
     return done(after, entered=True)
 
@@ -248,14 +223,11 @@ def undo(key: str) -> Answer:
     form = EntryForm()
     if not form.validate():
         return incomplete(loaded)
-    stale = stale_or_none(loaded, form.seen)
-    if stale is not None:
-        return stale
-    label = table_view(loaded).undo_label
-    try:
-        after, undone = games.undo(key, form.seen)
-    except Stale:
-        return render_table(table_view(load_table(key), notice=STALE, notice_kind="stale"), 409)
+    label = undo_label(loaded.game)
+    result = written(loaded, form.seen, lambda: games.undo(key, form.seen, loaded))
+    if isinstance(result, Unwritten):
+        return unwritten(result, "undo")
+    after, undone = result
     if undone and label:
         notice = _("Undone: %(entry)s.", entry=languages.said(label))
     else:
@@ -271,20 +243,10 @@ def redo(key: str) -> Answer:
     form = EntryForm()
     if not form.validate():
         return incomplete(loaded)
-    try:
-        after, redone = games.redo(key, form.seen)
-    except NotFound:
-        abort(404, description=NO_GAME)
-    except Stale:
-        now = load_table(key)
-        why_stale = STALE if now.row.redoable else STALE_REDO
-        return render_table(table_view(now, notice=why_stale, notice_kind="stale"), 409)
-    except NothingToRedo as why:
-        return render_table(
-            table_view(load_table(key), notice=why_text(why), notice_kind="stale"), 409
-        )
-    except Refusal as refusal:
-        return refuse(load_table(key), refusal, "undo")
+    result = written(loaded, form.seen, lambda: games.redo(key, form.seen, loaded), redo=True)
+    if isinstance(result, Unwritten):
+        return unwritten(result, "undo")
+    after, redone = result
     label = undo_label(after.game)
     notice = _("Redone: %(entry)s.", entry=languages.said(label)) if redone and label else None
     return done(after, notice, entered=True)
