@@ -14,7 +14,7 @@ into it, so that no time can change a score, a ruling or the replay output.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -77,6 +77,15 @@ def _unknown_key(obj: Mapping[str, object], allowed: tuple[str, ...]) -> str | N
 def parse_event(obj: object, setup: Setup) -> Event:
     """One event of a hand, every field read and checked for form (rule ``record``); its
     time (``at``) is read by :func:`_time_in`, beside the event."""
+    event, action = _action_of(obj)
+    if "player" not in event:
+        raise MalformedInput(say('An event names its "player".'))
+    return _READERS[action](event, setup.seat_of(event["player"]), setup)
+
+
+def _action_of(obj: object) -> tuple[dict[str, Any], str]:
+    """An event's object and what it does (its one action field), its fields checked against
+    the action's."""
     if not isinstance(obj, dict):
         raise MalformedInput(
             say(
@@ -110,69 +119,48 @@ def parse_event(obj: object, setup: Setup) -> Event:
                 fields=", ".join(fields),
             )
         )
-    if "player" not in obj:
-        raise MalformedInput(say('An event names its "player".'))
-    seat = setup.seat_of(obj["player"])
-    if action == "play":
-        spelled = obj["play"]
-        tiles = setup.rules.tile_set
-        if isinstance(spelled, str) and spelled in _SPELLINGS:
-            played, flipped = _SPELLINGS[spelled]
-        else:
-            a, b = tiles.parse_halves(spelled)
-            played, flipped = tile(a, b), a < b
-        end = obj.get("end")
-        if end is not None and (not isinstance(end, str) or not is_arm_name(end, tiles.top)):
-            raise MalformedInput(not_an_end(json.dumps(end), end, tiles))
-        called = obj.get("called")
-        if "called" in obj and not is_whole(called, 0):
-            raise MalformedInput(
-                say(
-                    '"called" is the points the player called, a whole number from 0 up '
-                    "(0: nothing called); not %(given)s.",
-                    given=json.dumps(called),
-                )
+    return obj, action
+
+
+def _read_play(obj: Mapping[str, Any], seat: int, setup: Setup) -> Event:
+    """A play: the tile as written (its spelling says which half is first), its end, its call."""
+    spelled = obj["play"]
+    tiles = setup.rules.tile_set
+    if isinstance(spelled, str) and spelled in _SPELLINGS:
+        played, flipped = _SPELLINGS[spelled]
+    else:
+        a, b = tiles.parse_halves(spelled)
+        played, flipped = tile(a, b), a < b
+    end = obj.get("end")
+    if end is not None and (not isinstance(end, str) or not is_arm_name(end, tiles.top)):
+        raise MalformedInput(not_an_end(json.dumps(end), end, tiles))
+    called = obj.get("called")
+    if "called" in obj and not is_whole(called, 0):
+        raise MalformedInput(
+            say(
+                '"called" is the points the player called, a whole number from 0 up '
+                "(0: nothing called); not %(given)s.",
+                given=json.dumps(called),
             )
-        return Play(seat, played, end, flipped, called)
-    if action == "draw":
-        count = obj["draw"]
-        if not is_whole(count, 1):
-            raise MalformedInput(
-                say(
-                    '"draw" is how many tiles were drawn, 1 or more; not %(given)s.',
-                    given=json.dumps(count),
-                )
+        )
+    return Play(seat, played, end, flipped, called)
+
+
+def _read_draw(obj: Mapping[str, Any], seat: int, setup: Setup) -> Event:
+    """A draw of one or more tiles."""
+    count = obj["draw"]
+    if not is_whole(count, 1):
+        raise MalformedInput(
+            say(
+                '"draw" is how many tiles were drawn, 1 or more; not %(given)s.',
+                given=json.dumps(count),
             )
-        return Draw(seat, count)
-    if action == "muggins":
-        if obj["muggins"] is not True:
-            raise MalformedInput(
-                say(
-                    "A claim of a missed count is written %(example)s, not %(given)s.",
-                    example='"muggins": true',
-                    given=json.dumps(obj["muggins"]),
-                )
-            )
-        return Claim(seat)
-    if action == "adjust":
-        points = obj["adjust"]
-        if not is_whole(points):
-            raise MalformedInput(
-                say(
-                    '"adjust" is the points the side gains, a whole number (below 0: a loss); '
-                    "not %(given)s.",
-                    given=json.dumps(points),
-                )
-            )
-        reason = obj.get("reason")
-        if not isinstance(reason, str):
-            raise MalformedInput(
-                say(
-                    'An adjustment gives its "reason" in words, such as %(example)s.',
-                    example='"reason": "drew while able to play"',
-                )
-            )
-        return Adjust(seat, points, reason)
+        )
+    return Draw(seat, count)
+
+
+def _read_pass(obj: Mapping[str, Any], seat: int, setup: Setup) -> Event:
+    """A pass."""
     if obj["pass"] is not True:
         raise MalformedInput(
             say(
@@ -182,6 +170,51 @@ def parse_event(obj: object, setup: Setup) -> Event:
             )
         )
     return Pass(seat)
+
+
+def _read_muggins(obj: Mapping[str, Any], seat: int, setup: Setup) -> Event:
+    """A claim of a missed count."""
+    if obj["muggins"] is not True:
+        raise MalformedInput(
+            say(
+                "A claim of a missed count is written %(example)s, not %(given)s.",
+                example='"muggins": true',
+                given=json.dumps(obj["muggins"]),
+            )
+        )
+    return Claim(seat)
+
+
+def _read_adjust(obj: Mapping[str, Any], seat: int, setup: Setup) -> Event:
+    """An adjustment and its reason."""
+    points = obj["adjust"]
+    if not is_whole(points):
+        raise MalformedInput(
+            say(
+                '"adjust" is the points the side gains, a whole number (below 0: a loss); '
+                "not %(given)s.",
+                given=json.dumps(points),
+            )
+        )
+    reason = obj.get("reason")
+    if not isinstance(reason, str):
+        raise MalformedInput(
+            say(
+                'An adjustment gives its "reason" in words, such as %(example)s.',
+                example='"reason": "drew while able to play"',
+            )
+        )
+    return Adjust(seat, points, reason)
+
+
+_READERS: dict[str, Callable[[Mapping[str, Any], int, Setup], Event]] = {
+    "play": _read_play,
+    "draw": _read_draw,
+    "pass": _read_pass,
+    "muggins": _read_muggins,
+    "adjust": _read_adjust,
+}
+"""How each action of a record's event is read."""
 
 
 def parse_remaining(obj: object, setup: Setup) -> dict[int, Held]:
@@ -513,55 +546,87 @@ def write_record(game: Game, times: Times | None = None) -> dict[str, Any]:
     the ``times`` given for it (only those it has; none without ``times``)."""
     setup = game.setup
     names = setup.players
+    record = _write_setup(setup, times)
+    hands: list[dict[str, Any]] = []
+    for index, event in enumerate(game.events):
+        if isinstance(event, NewHand):
+            hands.append({**_write_lead(event, names), "events": []})
+            continue
+        if isinstance(event, Settle):
+            written, stamp = hands[-1], "settled_at"
+            written["remaining"] = {
+                names[seat]: held if isinstance(held, int) else [str(t) for t in held]
+                for seat, held in sorted(event.remaining.items())
+            }
+        else:
+            written, stamp = _WRITERS[type(event)](event, names), "at"
+            hands[-1]["events"].append(written)
+        moment = None if times is None else times.entry(index)
+        if moment is not None:
+            written[stamp] = write_time(moment)
+    record["hands"] = hands
+    return record
+
+
+def _write_setup(setup: Setup, times: Times | None) -> dict[str, Any]:
+    """A record's fields before its hands: the setup, and when the game began and ended."""
     record: dict[str, Any] = {"format": FORMAT, "preset": setup.preset}
     if setup.options:
         record["options"] = dict(setup.options)
-    record["players"] = list(names)
+    record["players"] = list(setup.players)
     if setup.partners is not None:
         record["partners"] = setup.partners
     if times is not None and times.started is not None:
         record["started"] = write_time(times.started)
     if times is not None and times.finished is not None:
         record["finished"] = write_time(times.finished)
-    hands: list[dict[str, Any]] = []
-    for index, event in enumerate(game.events):
-        if isinstance(event, NewHand):
-            begun: dict[str, Any] = {"lead": names[event.leader]}
-            if event.chosen is not None:
-                begun["lead_by"] = event.chosen
-            if event.redraws:
-                begun["redraws"] = event.redraws
-            hands.append({**begun, "events": []})
-        elif isinstance(event, Play):
-            entry: dict[str, Any] = {"player": names[event.player], "play": _spell(event)}
-            if event.end is not None:
-                entry["end"] = event.end
-            if event.called is not None:
-                entry["called"] = event.called
-            hands[-1]["events"].append(entry)
-        elif isinstance(event, Claim):
-            hands[-1]["events"].append({"player": names[event.player], "muggins": True})
-        elif isinstance(event, Adjust):
-            hands[-1]["events"].append(
-                {"player": names[event.player], "adjust": event.points, "reason": event.reason}
-            )
-        elif isinstance(event, Draw):
-            hands[-1]["events"].append({"player": names[event.player], "draw": event.count})
-        elif isinstance(event, Pass):
-            hands[-1]["events"].append({"player": names[event.player], "pass": True})
-        else:
-            hands[-1]["remaining"] = {
-                names[seat]: held if isinstance(held, int) else [str(t) for t in held]
-                for seat, held in sorted(event.remaining.items())
-            }
-        moment = None if times is None or isinstance(event, NewHand) else times.entry(index)
-        if moment is not None:
-            if isinstance(event, Settle):
-                hands[-1]["settled_at"] = write_time(moment)
-            else:
-                hands[-1]["events"][-1]["at"] = write_time(moment)
-    record["hands"] = hands
     return record
+
+
+def _write_lead(event: NewHand, names: tuple[str, ...]) -> dict[str, Any]:
+    """A hand's fields before its events: who leads, how they were chosen, the redraws."""
+    begun: dict[str, Any] = {"lead": names[event.leader]}
+    if event.chosen is not None:
+        begun["lead_by"] = event.chosen
+    if event.redraws:
+        begun["redraws"] = event.redraws
+    return begun
+
+
+def _write_play(event: Play, names: tuple[str, ...]) -> dict[str, Any]:
+    entry: dict[str, Any] = {"player": names[event.player], "play": _spell(event)}
+    if event.end is not None:
+        entry["end"] = event.end
+    if event.called is not None:
+        entry["called"] = event.called
+    return entry
+
+
+def _write_claim(event: Claim, names: tuple[str, ...]) -> dict[str, Any]:
+    return {"player": names[event.player], "muggins": True}
+
+
+def _write_adjust(event: Adjust, names: tuple[str, ...]) -> dict[str, Any]:
+    return {"player": names[event.player], "adjust": event.points, "reason": event.reason}
+
+
+def _write_draw(event: Draw, names: tuple[str, ...]) -> dict[str, Any]:
+    return {"player": names[event.player], "draw": event.count}
+
+
+def _write_pass(event: Pass, names: tuple[str, ...]) -> dict[str, Any]:
+    return {"player": names[event.player], "pass": True}
+
+
+_WRITERS: dict[type, Callable[[Any, tuple[str, ...]], dict[str, Any]]] = {
+    Play: _write_play,
+    Claim: _write_claim,
+    Adjust: _write_adjust,
+    Draw: _write_draw,
+    Pass: _write_pass,
+}
+"""How each kind of entry of a hand is written, by its type (a new hand and a settlement are
+parts of the hand itself)."""
 
 
 def replay_result(game: Game) -> dict[str, Any]:
