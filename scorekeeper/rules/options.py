@@ -428,7 +428,7 @@ LARGER_DEAL: dict[str, tuple[int, int, int]] = {
     "double-nine": (9, 7, 6),
     "double-twelve": (12, 11, 9),
 }
-"""RULES.md 1a: the standard deal with a larger set, for 2-4, 5-6 and 7-8 players."""
+"""docs/rules.md 1a: the standard deal with a larger set, for 2-4, 5-6 and 7-8 players."""
 
 
 def default_partners(preset: str, players: int) -> bool:

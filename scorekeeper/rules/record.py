@@ -483,7 +483,7 @@ def replay_result(game: Game) -> dict[str, Any]:
             for move in hand.moves
             if move.kind == "adjust"
         ]
-        if adjustments:  # RULES.md 9c, only where there are any
+        if adjustments:  # docs/rules.md 8c, only where there are any
             hands[-1]["adjustments"] = adjustments
         notes = referee_notes(game, index + 1)
         if notes:  # only where there are any: older readers see nothing else change

@@ -249,7 +249,7 @@ class GameState:
 
     def on_target(self) -> list[Reached]:
         """The sides standing on the target with ``exact_target``, and when each came onto it:
-        the first to reach it first (RULES.md 9a). Empty without the house rule.
+        the first to reach it first (docs/rules.md 8a). Empty without the house rule.
 
         Derived from the hands, nothing is kept for it (an undo has nothing more to restore).
         A side's stay on the target begins with the last event that brought its score there:

@@ -1,7 +1,7 @@
 """Why: how the referee judged each entry of a game's log, in plain words.
 
 :func:`explain` takes one event of ``game.events`` and says what it did: for a play, each
-open end after it and what that end contributed to the count (RULES.md section 6) and what
+open end after it and what that end contributed to the count (docs/rules.md section 6) and what
 the count scored (section 7); for a draw or a pass, who, how many and what was left to draw,
 and whose turn is next; for a settlement, each player's pips, the rounding, the method and
 each side's change (section 8); for a new hand, who leads and why. The event that decided

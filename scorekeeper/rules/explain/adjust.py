@@ -1,4 +1,4 @@
-"""Why: an adjustment the table agreed (RULES.md 9c)."""
+"""Why: an adjustment the table agreed (docs/rules.md 8c)."""
 
 from __future__ import annotations
 

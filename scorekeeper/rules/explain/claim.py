@@ -1,4 +1,4 @@
-"""Why: a claim of a missed count ("Muggins!", RULES.md 9b)."""
+"""Why: a claim of a missed count ("Muggins!", docs/rules.md 8b)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Why: a draw and a pass, who, how many and what was left to draw (RULES.md section 4)."""
+"""Why: a draw and a pass, who, how many and what was left to draw (docs/rules.md section 4)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Why: a new hand, who leads it and how that leader was chosen (RULES.md section 3)."""
+"""Why: a new hand, who leads it and how that leader was chosen (docs/rules.md section 3)."""
 
 from __future__ import annotations
 

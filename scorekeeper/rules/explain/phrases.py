@@ -51,7 +51,7 @@ def shows(end: str, pips: int) -> Message:
 
 
 def gain_step(game: Game, scored: Scored, before: int) -> Message | None:
-    """The total's step when a house rule of section 9a changed what the play scored (in
+    """The total's step when a house rule of section 8a changed what the play scored (in
     fives, not in yet, past an exact target), or None when it scored as the count says."""
     rules = game.rules
     count = scored.count

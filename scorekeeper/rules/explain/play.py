@@ -1,5 +1,5 @@
-"""Why: a play, each open end after it and what it adds to the count (RULES.md section 6), what
-the count scored (section 7) and its call (9b)."""
+"""Why: a play, each open end after it and what it adds to the count (docs/rules.md section 6),
+what the count scored (section 7) and its call (8b)."""
 
 from __future__ import annotations
 

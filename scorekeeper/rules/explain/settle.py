@@ -1,5 +1,5 @@
 """Why: a settlement, each player's pips, the rounding, the method and each side's change
-(RULES.md section 8), and the scores against the target."""
+(docs/rules.md section 8), and the scores against the target."""
 
 from __future__ import annotations
 

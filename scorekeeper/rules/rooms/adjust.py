@@ -1,4 +1,4 @@
-"""An adjustment: a correction the table agreed, with its reason (RULES.md 9c)."""
+"""An adjustment: a correction the table agreed, with its reason (docs/rules.md 8c)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def enter(game: GameState, adjust: Adjust) -> None:
 
 
 def _check(game: GameState, adjust: Adjust) -> None:
-    """An adjustment agreed at the table (RULES.md 9c)."""
+    """An adjustment agreed at the table (docs/rules.md 8c)."""
     check_seat(game, adjust.player)
     points, in_fives = adjust.points, game.rules.in_fives
     if not is_whole(points) or points == 0:
@@ -82,7 +82,7 @@ def _apply(game: GameState, adjust: Adjust) -> None:
     hand.moves.append(
         Move("adjust", adjust.player, side, adjust.points, len(hand.plays), adjust.reason)
     )
-    # RULES.md 9c: the win is checked as after a settlement; with end-of-hand that is at
+    # docs/rules.md 8c: the win is checked as after a settlement; with end-of-hand that is at
     # the hand's settlement (an adjustment is entered before it), with immediate at once.
     if game.rules.win_check == "immediate":
         decide(game)

@@ -1,5 +1,5 @@
 """A claim of a missed count: an opponent cries "Muggins!" directly after a play that called
-short, and takes its points (house rule muggins, RULES.md 9b)."""
+short, and takes its points (house rule muggins, docs/rules.md 8b)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def enter(game: GameState, claim: Claim) -> None:
 
 
 def _check(game: GameState, claim: Claim) -> Scored:
-    """A Muggins claim (RULES.md 9b); return the play whose missed points it takes."""
+    """A Muggins claim (docs/rules.md 8b); return the play whose missed points it takes."""
     check_seat(game, claim.player)
     if game.winner is not None:
         raise IllegalEntry("game-over", game_over(game))
@@ -105,7 +105,7 @@ def _apply(game: GameState, claim: Claim, scored: Scored) -> None:
     hand = game.hand
     assert hand is not None
     side = game.side_of_seat[claim.player]
-    # RULES.md 9b: the claim is a gain from a play, for the claimant's side.
+    # docs/rules.md 8b: the claim is a gain from a play, for the claimant's side.
     gain = play_gain(scored.count, game.sides_in[side], game.scores[side], game.rules)
     if gets_in(scored.missed, game.rules):
         game.sides_in[side] = True

@@ -1,5 +1,5 @@
 """A draw and a pass: a player who cannot play draws from the boneyard, and passes only once
-nothing can be drawn (RULES.md section 4)."""
+nothing can be drawn (docs/rules.md section 4)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A new hand: who leads it, how the leader was chosen, and (house rule lead: highest-double) how
-many times every player redrew before the lead (RULES.md section 3)."""
+many times every player redrew before the lead (docs/rules.md section 3)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """A play, with its call (house rule muggins): where the tile goes, whether it may, and what the
-count scores its side (RULES.md sections 5 to 7, 9b)."""
+count scores its side (docs/rules.md sections 5 to 7, 8b)."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def _apply(game: GameState, play: Play, end: str | None) -> None:
     if game.rules.muggins:
         called = counted if play.called is None else play.called
         missed = counted if called < counted else 0
-    if missed:  # RULES.md 9b: a call short of the count scores nothing at all
+    if missed:  # docs/rules.md 8b: a call short of the count scores nothing at all
         gain = play_gain(0, game.sides_in[side], game.scores[side], game.rules)
     else:
         gain = play_gain(count, game.sides_in[side], game.scores[side], game.rules)
@@ -203,7 +203,7 @@ def _check_end(game: GameState, play: Play) -> str | None:
 
 
 def _check_call(game: GameState, play: Play, end: str | None) -> None:
-    """A play's call (house rule muggins, RULES.md 9b): at most the points it scores."""
+    """A play's call (house rule muggins, docs/rules.md 8b): at most the points it scores."""
     called = play.called
     if called is None:
         return

@@ -1,5 +1,5 @@
 """A settlement: what each player still holds at the end of a hand, and what it changes
-(RULES.md section 8)."""
+(docs/rules.md section 8)."""
 
 from __future__ import annotations
 

@@ -172,7 +172,7 @@ def how_it_ended(game: GameState, hand: Hand) -> Message:
 
 
 def decide(game: GameState) -> None:
-    """The win check after a settlement (RULES.md 8): the one highest side at or above
+    """The win check after a settlement (docs/rules.md 8): the one highest side at or above
     the target wins; a tie for highest plays on, unless exact_target parts it."""
     best = max(game.scores)
     if best < game.rules.target:
@@ -181,7 +181,7 @@ def decide(game: GameState) -> None:
     if len(leaders) == 1:
         game.winner = leaders[0]
     elif game.rules.exact_target and best == game.rules.target:
-        # RULES.md 9a: no score passes an exact target, so the leaders stand on it and can
+        # docs/rules.md 8a: no score passes an exact target, so the leaders stand on it and can
         # gain nothing more (with winner-collects nothing can take them off either, and
         # another hand would never part them): the first to reach it wins. Two that one
         # settlement brought there together (a split blocked hand) go in the hand's turn

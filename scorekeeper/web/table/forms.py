@@ -118,7 +118,7 @@ class ClaimForm(EntryForm):
 
 
 class AdjustForm(EntryForm):
-    """An adjustment agreed at the table (RULES.md 9c): a side, up or down, by how much, why.
+    """An adjustment agreed at the table (docs/rules.md 8c): a side, up or down, by how much, why.
 
     The points are typed as a positive number with the way chosen beside them: a phone's
     number pad often has no minus sign.
@@ -297,7 +297,7 @@ class NewGameForm(SiteForm):
         return any((self[name].data or "").strip() for name in SEATS[DOUBLE_SIX_MOST:])
 
     def validate_set(self, field: Field) -> None:
-        """More than 4 players need a double-nine or double-twelve set (RULES.md 1a)."""
+        """More than 4 players need a double-nine or double-twelve set (docs/rules.md 1a)."""
         count = len(self.player_names())
         if field.data == "double-six" and count > DOUBLE_SIX_MOST:
             raise ValidationError(
