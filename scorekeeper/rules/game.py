@@ -80,7 +80,8 @@ class Game(GameState):
     # -- entering events ----------------------------------------------------------------
 
     def push(self, event: Event) -> None:
-        """Apply ``event``, or raise a Refusal and change nothing."""
+        """Apply ``event``, or raise a Refusal and change nothing. The room that checks and
+        applies it is found by its exact type in ``rooms.ENTER``."""
         enter = ENTER.get(type(event))
         if enter is None:
             raise MalformedInput(say("%(event)s is not an event.", event=repr(event)))
