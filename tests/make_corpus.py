@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scorekeeper.rules.game import Setup
-from scorekeeper.rules.options import OptionValue
+from scorekeeper.rules.house_rule import OptionValue
 from scorekeeper.rules.record import replay, write_record
 from scorekeeper.rules.simulate import play_game
 

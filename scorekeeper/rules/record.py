@@ -33,10 +33,10 @@ from scorekeeper.rules.events import (
     is_whole,
 )
 from scorekeeper.rules.game import Game, Hand, Scored
+from scorekeeper.rules.house_rule import one_of
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_problem
 from scorekeeper.rules.notes import referee_notes
-from scorekeeper.rules.options import one_of
 from scorekeeper.rules.reading import parse_event, parse_remaining, unknown_key
 from scorekeeper.rules.setup import MOST_PLAYERS, Setup
 from scorekeeper.rules.times import Times, parse_time, write_time

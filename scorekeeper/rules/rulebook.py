@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from scorekeeper.rules.errors import RULE_IDS
+from scorekeeper.rules.house_rule import HouseRule
 from scorekeeper.rules.layout import END_NAMES
 from scorekeeper.rules.messages import Message, say, say_n
 from scorekeeper.rules.options import (
@@ -25,7 +26,6 @@ from scorekeeper.rules.options import (
     LARGER_DEAL,
     PRESET_TITLES,
     PRESETS,
-    HouseRule,
     Preset,
     Rules,
     default_partners,

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from scorekeeper.rules.errors import IllegalEntry
 from scorekeeper.rules.events import Held
 from scorekeeper.rules.gains import Gain, Voided, in_units, settlement_gain
+from scorekeeper.rules.house_rule import SettlementMethod
 from scorekeeper.rules.messages import say, say_n
-from scorekeeper.rules.options import Rules, SettlementMethod
+from scorekeeper.rules.options import Rules
 from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import DOUBLE_SIX, Tile, TileSet
 

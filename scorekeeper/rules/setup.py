@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from scorekeeper.rules.errors import MalformedInput
+from scorekeeper.rules.house_rule import OptionValue
 from scorekeeper.rules.messages import say, say_list
 from scorekeeper.rules.options import (
-    OptionValue,
     Preset,
     Rules,
     check_combination,

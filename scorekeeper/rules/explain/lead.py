@@ -13,8 +13,8 @@ from scorekeeper.rules.explain.phrases import (
     tiles,
 )
 from scorekeeper.rules.game import Game, Hand
+from scorekeeper.rules.house_rule import LeadRule
 from scorekeeper.rules.messages import Message, say, say_n
-from scorekeeper.rules.options import LeadRule
 
 _WAYS: dict[LeadWay, Message] = {
     "lot": say("by lot: the app picked a player at random"),

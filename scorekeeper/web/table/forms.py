@@ -25,12 +25,12 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from scorekeeper.rules import HOUSE_RULES, PRESETS
 from scorekeeper.rules.events import REASON_LENGTH
+from scorekeeper.rules.house_rule import HouseRule
 from scorekeeper.rules.names import MAX_NAME
 from scorekeeper.rules.options import (
     FIVES_TARGETS,
     HOUSE_RULES_BY_NAME,
     PRESET_TITLES,
-    HouseRule,
     Preset,
 )
 from scorekeeper.rules.setup import DOUBLE_SIX_MOST, MOST_PLAYERS
