@@ -45,16 +45,8 @@ def unknown_key(obj: Mapping[str, object], allowed: tuple[str, ...]) -> str | No
 
 def parse_event(obj: object, setup: Setup) -> Event:
     """One event of a hand, every field read and checked for form (rule ``record``); its
-    time (``at``) is read by :func:`_time_in`, beside the event."""
-    event, action = _action_of(obj)
-    if "player" not in event:
-        raise MalformedInput(say('An event names its "player".'))
-    return _READERS[action](event, setup.seat_of(event["player"]), setup)
-
-
-def _action_of(obj: object) -> tuple[dict[str, Any], str]:
-    """An event's object and what it does (its one action field), its fields checked against
-    the action's."""
+    time (``at``) is read by :func:`_time_in`, beside the event. The action's own fields are
+    read by its reader in :data:`_READERS`."""
     if not isinstance(obj, dict):
         raise MalformedInput(
             say(
@@ -88,7 +80,9 @@ def _action_of(obj: object) -> tuple[dict[str, Any], str]:
                 fields=", ".join(fields),
             )
         )
-    return obj, action
+    if "player" not in obj:
+        raise MalformedInput(say('An event names its "player".'))
+    return _READERS[action](obj, setup.seat_of(obj["player"]), setup)
 
 
 def _read_play(obj: Mapping[str, Any], seat: int, setup: Setup) -> Event:

@@ -9,21 +9,22 @@ from scorekeeper.rules.gains import gets_in, play_gain, play_points
 from scorekeeper.rules.layout import Layout, is_arm_name, not_an_end
 from scorekeeper.rules.messages import Fact, Listed, Message, say, say_list
 from scorekeeper.rules.rooms.shared import check_turn, name
-from scorekeeper.rules.state import GameState, Move, Scored
+from scorekeeper.rules.state import GameState, Hand, Move, Scored
 from scorekeeper.rules.tiles import Tile
 
 
 def enter(game: GameState, play: Play) -> None:
     """Check a play and its call, then place it and score it."""
     _check_form(game, play)
-    end = _check_end(game, play)
-    _check_call(game, play, end)
-    _apply(game, play, end)
+    hand = check_turn(game, play.player, "play")
+    end = _check_end(game, play, hand)
+    if play.called is not None:
+        _check_call(game, play, end)
+    _apply(game, play, end, hand)
 
 
-def _apply(game: GameState, play: Play, end: str | None) -> None:
-    hand = game.hand
-    assert hand is not None
+def _apply(game: GameState, play: Play, end: str | None, hand: Hand) -> None:
+    rules = game.rules
     if end is None:
         hand.layout.place_lead(play.tile, play.flipped)
     else:
@@ -33,14 +34,14 @@ def _apply(game: GameState, play: Play, end: str | None) -> None:
     side = game.side_of_seat[play.player]
     counted = play_points(count)
     called, missed = None, 0
-    if game.rules.muggins:
+    if rules.muggins:
         called = counted if play.called is None else play.called
         missed = counted if called < counted else 0
     if missed:  # docs/rules.md 8b: a call short of the count scores nothing at all
-        gain = play_gain(0, game.sides_in[side], game.scores[side], game.rules)
+        gain = play_gain(0, game.sides_in[side], game.scores[side], rules)
     else:
-        gain = play_gain(count, game.sides_in[side], game.scores[side], game.rules)
-        if gets_in(counted, game.rules):
+        gain = play_gain(count, game.sides_in[side], game.scores[side], rules)
+        if gets_in(counted, rules):
             game.sides_in[side] = True
     points = gain.points
     game.scores[side] += points
@@ -63,7 +64,7 @@ def _apply(game: GameState, play: Play, end: str | None) -> None:
     hand.turn = (play.player + 1) % len(hand.held)
     # With exact_target this side is also the first on the target: a settlement that
     # leaves any side there decides the game, so nobody else stands on it now.
-    if points and game.rules.win_check == "immediate" and game.scores[side] >= game.rules.target:
+    if points and rules.win_check == "immediate" and game.scores[side] >= rules.target:
         game.winner = side
         hand.result = "won"
         if hand.held[play.player] == 0:
@@ -101,17 +102,16 @@ def _check_form(game: GameState, play: Play) -> None:
         )
 
 
-def _check_end(game: GameState, play: Play) -> str | None:
-    """Check a play in its turn; return the end it goes on (None for the lead)."""
-    hand = check_turn(game, play.player, "play")
-    player, tile, layout = name(game, play.player), play.tile, hand.layout
+def _check_end(game: GameState, play: Play, hand: Hand) -> str | None:
+    """Check a play in its turn in ``hand``; return the end it goes on (None for the lead)."""
+    tile, layout = play.tile, hand.layout
     if layout.lead is None and hand.double_lead and not tile.is_double:
         raise IllegalEntry(
             "lead",
             say(
                 "%(player)s leads hand %(hand)s with the highest double they hold "
                 "(house rule lead: highest-double): %(tile)s is not a double.",
-                player=player,
+                player=name(game, play.player),
                 hand=hand.number,
                 tile=str(tile),
             ),
@@ -170,7 +170,7 @@ def _check_end(game: GameState, play: Play) -> str | None:
                 say(
                     "%(player)s's %(tile)s does not match the %(end)s end, which shows "
                     "%(shows)s. %(fits)s",
-                    player=player,
+                    player=name(game, play.player),
                     tile=str(tile),
                     end=end,
                     shows=shows,
@@ -184,7 +184,7 @@ def _check_end(game: GameState, play: Play) -> str | None:
             "match",
             say(
                 "%(player)s's %(tile)s fits no open end: %(ends)s.",
-                player=player,
+                player=name(game, play.player),
                 tile=str(tile),
                 ends=_ends_text(layout),
             ),
@@ -194,7 +194,7 @@ def _check_end(game: GameState, play: Play) -> str | None:
             "end-ambiguous",
             say(
                 "%(player)s's %(tile)s fits %(fits)s: name the end to play it on.",
-                player=player,
+                player=name(game, play.player),
                 tile=str(tile),
                 fits=_ends_shown(layout, fits),
             ),

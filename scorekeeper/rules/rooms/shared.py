@@ -35,11 +35,10 @@ def check_turn(game: GameState, seat: int, action: Turn) -> Hand:
     hand = game.hand
     if hand is None:
         raise IllegalEntry("lead", say("Hand 1 has not begun: choose who leads it first."))
-    player = name(game, seat)
     if hand.settlement is not None:
         settled: dict[str, Fact] = {
             "hand": hand.number,
-            "player": player,
+            "player": name(game, seat),
             "next": hand.number + 1,
         }
         raise IllegalEntry(
@@ -67,7 +66,7 @@ def check_turn(game: GameState, seat: int, action: Turn) -> Hand:
         over: dict[str, Fact] = {
             "hand": hand.number,
             "how": how_it_ended(game, hand),
-            "player": player,
+            "player": name(game, seat),
         }
         raise IllegalEntry(
             "hand-over",
@@ -94,7 +93,7 @@ def check_turn(game: GameState, seat: int, action: Turn) -> Hand:
         leads: dict[str, Fact] = {
             "leader": name(game, hand.leader),
             "hand": hand.number,
-            "player": player,
+            "player": name(game, seat),
         }
         if seat != hand.leader:
             raise IllegalEntry(
@@ -144,7 +143,7 @@ def check_turn(game: GameState, seat: int, action: Turn) -> Hand:
             say(
                 "It is %(turn)s's turn, not %(player)s's.",
                 turn=name(game, hand.turn),
-                player=player,
+                player=name(game, seat),
             ),
         )
     return hand
