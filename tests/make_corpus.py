@@ -4,7 +4,7 @@
     .venv/bin/python -m tests.make_corpus --write  # also rewrite sim_*.expected.json
 
 Only ``sim_*`` files are ever written. The ``hand_*`` and ``refused_*`` records and their
-expected outputs were worked out by hand from RULES.md and are never touched here.
+expected outputs were worked out by hand from docs/rules.md and are never touched here.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scorekeeper.rules.game import Setup
-from scorekeeper.rules.options import OptionValue
+from scorekeeper.rules.house_rule import OptionValue
 from scorekeeper.rules.record import replay, write_record
 from scorekeeper.rules.simulate import play_game
 

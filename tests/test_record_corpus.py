@@ -1,8 +1,8 @@
 """The record corpus in tests/data/: every record replays through the real CLI as expected.
 
-``hand_*``, ``var_*`` and ``refused_*`` expectations were computed by hand from RULES.md (an oracle);
-``sim_*`` ones pin the engine's output for complete simulated games (tests/make_corpus.py).
-See tests/data/README.md.
+``hand_*``, ``var_*`` and ``refused_*`` expectations were computed by hand from docs/rules.md
+(an oracle); ``sim_*`` ones pin the engine's output for complete simulated games
+(tests/make_corpus.py). See tests/data/README.md.
 """
 
 from __future__ import annotations

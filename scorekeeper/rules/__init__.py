@@ -26,8 +26,9 @@ from scorekeeper.rules.events import (
     Settle,
 )
 from scorekeeper.rules.game import Game, Hand, HandResult, Move, Phase, Reached, Scored
+from scorekeeper.rules.house_rule import HouseRule
 from scorekeeper.rules.layout import End, Layout, is_arm_name
-from scorekeeper.rules.options import HOUSE_RULES, PRESETS, HouseRule, Preset, Rules
+from scorekeeper.rules.options import HOUSE_RULES, PRESETS, Preset, Rules
 from scorekeeper.rules.settlement import Settlement, round_to_five
 from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import ALL_TILES, Tile, parse_halves, parse_tile, tile

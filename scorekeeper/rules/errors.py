@@ -39,7 +39,7 @@ RuleId = Literal[
     "remaining",
     "call",
 ]
-"""A rule a refusal cites, as RULES.md names it."""
+"""A rule a refusal cites, as docs/rules.md names it."""
 RULE_IDS: tuple[RuleId, ...] = get_args(RuleId)
 
 

@@ -104,7 +104,7 @@ class Adjust:
 
 
 REASON_LENGTH = 200
-"""The most characters an adjustment's reason has (RULES.md 9c)."""
+"""The most characters an adjustment's reason has (docs/rules.md 8c)."""
 
 
 Event = NewHand | Play | Draw | Pass | Settle | Claim | Adjust

@@ -1,4 +1,4 @@
-"""What a gain is worth under the house rules that change scoring (RULES.md section 9a).
+"""What a gain is worth under the house rules that change scoring (docs/rules.md section 8a).
 
 A gain (a play's count, or what a side collects at the end of a hand) goes through three
 rules, always in this order, each in one place here:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from scorekeeper.rules.house_rule import SpinnerMode
 from scorekeeper.rules.messages import Fact, Message, say
-from scorekeeper.rules.options import SpinnerMode
 from scorekeeper.rules.tiles import DOUBLE_SIX, LARGEST, Tile, TileSet
 
 ARM_NAMES = frozenset(

@@ -3,7 +3,7 @@
 The app never sees the players' tiles during a hand. When a hand is settled with the tiles a
 player still holds (not just a pip total), those tiles can be checked against the history:
 a player who drew or passed while holding a tile that fitted an open end broke the rule that
-a player who can play must play (RULES.md section 4). These are notes for the table to talk
+a player who can play must play (docs/rules.md section 4). These are notes for the table to talk
 over, not penalties: the scores are unchanged.
 
 Only what is certain is noted:

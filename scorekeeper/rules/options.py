@@ -1,6 +1,6 @@
 """Presets and house rules: the one registry of house rules.
 
-Every house rule is one :class:`HouseRule` entry in :data:`HOUSE_RULES`: its name as the
+Every house rule is one :class:`~scorekeeper.rules.house_rule.HouseRule` entry in :data:`HOUSE_RULES`: its name as the
 game record spells it, the values it takes, each preset's default and its text in plain
 words. :class:`Rules` is the resolved set a game plays by. Everything that lists the house
 rules reads them from here: the record's ``options`` (:func:`parse_options`), the resolved
@@ -24,16 +24,31 @@ Adding a house rule, the checklist:
    text, value texts and example.
 4. Its tests: the engine's worked examples, and a corpus record (``tests/make_corpus.py``)
    that plays it.
-5. The docs: its section in RULES.md.
+5. The docs: its section in docs/rules.md, and its row in the README's table.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar, get_args
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, get_args
 
 from scorekeeper.rules.errors import MalformedInput
+from scorekeeper.rules.house_rule import (
+    YES_NO,
+    BlockedTie,
+    Deal,
+    HouseRule,
+    LeadRule,
+    OptionValue,
+    SetName,
+    SettlementMethod,
+    SpinnerMode,
+    Units,
+    WinCheck,
+    one_of,
+    shown,
+)
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.tiles import TILE_SETS, TileSet
 
@@ -45,128 +60,6 @@ PRESET_TITLES: dict[Preset, Message] = {
     "totally-fives": say("Totally Fives: the winner collects in fives, game to 200"),
 }
 """Each preset's title, as the new-game form and the rules page show it."""
-
-OptionValue = str | int
-Default = OptionValue | Callable[[int], OptionValue]
-
-# The values of the house rules that take one of a few words, as the record spells them.
-Deal = Literal["standard", "five-each", "seven-five"]
-SetName = Literal["double-six", "double-nine", "double-twelve"]
-LeadRule = Literal["lots", "draw-highest", "highest-double"]
-SpinnerMode = Literal["first", "none", "all"]
-SettlementMethod = Literal["deduct-own", "winner-collects"]
-WinCheck = Literal["end-of-hand", "immediate"]
-Units = Literal["points", "fives"]
-BlockedTie = Literal["nobody", "split"]
-YES_NO = ("yes", "no")
-
-_Word = TypeVar("_Word", bound=str)
-
-
-def one_of(value: object, choices: tuple[_Word, ...]) -> _Word | None:
-    """``value`` as the one of ``choices`` it equals, or None when it equals none."""
-    for choice in choices:
-        if value == choice:
-            return choice
-    return None
-
-
-@dataclass(frozen=True)
-class HouseRule:
-    """One house rule: its record name, allowed values, preset defaults and plain words.
-
-    ``title``, ``text``, each of ``value_texts`` and ``example`` are said in the reader's
-    language (:class:`~scorekeeper.rules.messages.Message`); ``example`` is "" when the rule
-    has none. The name and the values are the record's words, never translated.
-    """
-
-    name: str
-    title: Message
-    text: Message
-    defaults: Mapping[str, Default]
-    choices: tuple[str, ...] = ()
-    numbers: range | None = None
-    value_texts: Mapping[str, Message] = field(default_factory=dict)
-    number_choices: tuple[int, ...] = ()
-    example: Message | str = ""
-
-    def default(self, preset: str, players: int) -> OptionValue:
-        """The value ``preset`` uses with ``players`` players."""
-        value = self.defaults[preset]
-        return value(players) if callable(value) else value
-
-    def parse(self, value: object) -> OptionValue:
-        """The canonical value for ``value`` as a record or form gives it, or a ``record`` refusal."""
-        if self.number_choices:
-            if isinstance(value, bool) or value not in self.number_choices:
-                raise _not_a_choice(self.name, tuple(map(str, self.number_choices)), value)
-            assert isinstance(value, int)
-            return value
-        if self.numbers is not None:
-            if isinstance(value, bool) or not isinstance(value, int) or value not in self.numbers:
-                numbers = self.numbers
-                if numbers.step > 1:
-                    raise MalformedInput(
-                        say(
-                            "House rule %(rule)s takes a whole number from %(low)s to %(high)s, "
-                            "a multiple of %(step)s, not %(given)s.",
-                            rule=self.name,
-                            low=numbers.start,
-                            high=numbers[-1],
-                            step=numbers.step,
-                            given=_show(value),
-                        )
-                    )
-                raise MalformedInput(
-                    say(
-                        "House rule %(rule)s takes a whole number from %(low)s to %(high)s, "
-                        "not %(given)s.",
-                        rule=self.name,
-                        low=numbers.start,
-                        high=numbers[-1],
-                        given=_show(value),
-                    )
-                )
-            return value
-        if self.choices == YES_NO and isinstance(value, bool):
-            return "yes" if value else "no"
-        if isinstance(value, str) and value in self.choices:
-            return value
-        raise _not_a_choice(self.name, self.choices, value)
-
-    def in_force(self, value: OptionValue) -> bool | int | str:
-        """A canonical ``value`` as :class:`Rules` holds it: ``yes``/``no`` a bool, a number
-        an int, a word itself (refused with rule ``record`` when it is not one of the
-        choices)."""
-        if self.choices == YES_NO:
-            return value == "yes"
-        if self.numbers is not None or self.number_choices:
-            return int(value)
-        chosen = one_of(value, self.choices)
-        if chosen is None:
-            raise _not_a_choice(self.name, self.choices, value)
-        return chosen
-
-
-def _not_a_choice(name: str, choices: tuple[str, ...], value: object) -> MalformedInput:
-    return MalformedInput(
-        say(
-            "House rule %(rule)s is one of %(choices)s; not %(given)s.",
-            rule=name,
-            choices=", ".join(choices),
-            given=_show(value),
-        )
-    )
-
-
-def _show(value: object) -> str:
-    if isinstance(value, str):
-        return f'"{value}"'
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def _all_fives_target(players: int) -> int:
@@ -463,7 +356,7 @@ LARGER_DEAL: dict[str, tuple[int, int, int]] = {
     "double-nine": (9, 7, 6),
     "double-twelve": (12, 11, 9),
 }
-"""RULES.md 1a: the standard deal with a larger set, for 2-4, 5-6 and 7-8 players."""
+"""docs/rules.md 1a: the standard deal with a larger set, for 2-4, 5-6 and 7-8 players."""
 
 
 def default_partners(preset: str, players: int) -> bool:
@@ -544,7 +437,7 @@ def parse_preset(value: object) -> Preset:
         say(
             "The preset is one of %(presets)s; not %(given)s.",
             presets=", ".join(PRESETS),
-            given=_show(value),
+            given=shown(value),
         )
     )
 
@@ -587,7 +480,7 @@ def _fives_target(value: object) -> int:
                 units="units fives",
                 low=FIVES_TARGETS.start,
                 high=FIVES_TARGETS[-1],
-                given=_show(value),
+                given=shown(value),
             )
         )
     return value

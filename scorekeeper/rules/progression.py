@@ -2,7 +2,7 @@
 
 Step 0 is the start (every side on 0); each play that goes down is a step (one that scores
 nothing too, so the steps count the game's plays), and so is each Muggins! claim and each
-adjustment agreed at the table (RULES.md 9b, 9c) and each settlement that changes a score
+adjustment agreed at the table (docs/rules.md 8b, 8c) and each settlement that changes a score
 (one that changes nothing would only draw the line on). The
 scores are in the game's units (fives with house rule ``units: fives``), as the table shows.
 """

@@ -14,7 +14,7 @@ into it, so that no time can change a score, a ruling or the replay output.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -25,8 +25,6 @@ from scorekeeper.rules.events import (
     Adjust,
     Claim,
     Draw,
-    Event,
-    Held,
     LeadWay,
     NewHand,
     Pass,
@@ -35,13 +33,12 @@ from scorekeeper.rules.events import (
     is_whole,
 )
 from scorekeeper.rules.game import Game, Hand, Scored
-from scorekeeper.rules.layout import is_arm_name, not_an_end
+from scorekeeper.rules.house_rule import one_of
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_problem
 from scorekeeper.rules.notes import referee_notes
-from scorekeeper.rules.options import one_of
+from scorekeeper.rules.reading import parse_event, parse_remaining, unknown_key
 from scorekeeper.rules.setup import MOST_PLAYERS, Setup
-from scorekeeper.rules.tiles import tile
 from scorekeeper.rules.times import Times, parse_time, write_time
 
 FORMAT = "all-fives/1"
@@ -56,163 +53,10 @@ _HEADER_KEYS = (
     "hands",
 )
 _HAND_KEYS = ("lead", "lead_by", "redraws", "events", "remaining", "settled_at")
-_ACTIONS = ("play", "draw", "pass", "muggins", "adjust")
-_EVENT_FIELDS = {
-    "play": ("player", "play", "end", "called", "at"),
-    "draw": ("player", "draw", "at"),
-    "pass": ("player", "pass", "at"),
-    "muggins": ("player", "muggins", "at"),
-    "adjust": ("player", "adjust", "reason", "at"),
-}
-_ACTIONS_TEXT = ", ".join(f'"{action}"' for action in _ACTIONS)
-_EVENT_KEYS = {action: frozenset(fields) for action, fields in _EVENT_FIELDS.items()}
-_SPELLINGS = {f"{a}-{b}": (tile(a, b), a < b) for a in range(7) for b in range(7)}
-
-
-def _unknown_key(obj: Mapping[str, object], allowed: tuple[str, ...]) -> str | None:
-    """The first field of ``obj`` not in ``allowed``, or None."""
-    return next((key for key in obj if key not in allowed), None)
-
-
-def parse_event(obj: object, setup: Setup) -> Event:
-    """One event of a hand, every field read and checked for form (rule ``record``); its
-    time (``at``) is read by :func:`_time_in`, beside the event."""
-    if not isinstance(obj, dict):
-        raise MalformedInput(
-            say(
-                "An event is an object such as %(example)s.",
-                example='{"player": "Ann", "play": "6-4"}',
-            )
-        )
-    actions = [key for key in _ACTIONS if key in obj]
-    if not actions:
-        raise MalformedInput(
-            say(
-                "An event has exactly one of %(actions)s; this one has none.",
-                actions=_ACTIONS_TEXT,
-            )
-        )
-    if len(actions) > 1:
-        raise MalformedInput(
-            say(
-                "An event has exactly one of %(actions)s; this one has %(found)s.",
-                actions=_ACTIONS_TEXT,
-                found=", ".join(f'"{action}"' for action in actions),
-            )
-        )
-    action = actions[0]
-    if not obj.keys() <= _EVENT_KEYS[action]:
-        fields = _EVENT_FIELDS[action]
-        raise MalformedInput(
-            say(
-                'An event has an unknown field "%(field)s"; its fields are %(fields)s.',
-                field=str(_unknown_key(obj, fields)),
-                fields=", ".join(fields),
-            )
-        )
-    if "player" not in obj:
-        raise MalformedInput(say('An event names its "player".'))
-    seat = setup.seat_of(obj["player"])
-    if action == "play":
-        spelled = obj["play"]
-        tiles = setup.rules.tile_set
-        if isinstance(spelled, str) and spelled in _SPELLINGS:
-            played, flipped = _SPELLINGS[spelled]
-        else:
-            a, b = tiles.parse_halves(spelled)
-            played, flipped = tile(a, b), a < b
-        end = obj.get("end")
-        if end is not None and (not isinstance(end, str) or not is_arm_name(end, tiles.top)):
-            raise MalformedInput(not_an_end(json.dumps(end), end, tiles))
-        called = obj.get("called")
-        if "called" in obj and not is_whole(called, 0):
-            raise MalformedInput(
-                say(
-                    '"called" is the points the player called, a whole number from 0 up '
-                    "(0: nothing called); not %(given)s.",
-                    given=json.dumps(called),
-                )
-            )
-        return Play(seat, played, end, flipped, called)
-    if action == "draw":
-        count = obj["draw"]
-        if not is_whole(count, 1):
-            raise MalformedInput(
-                say(
-                    '"draw" is how many tiles were drawn, 1 or more; not %(given)s.',
-                    given=json.dumps(count),
-                )
-            )
-        return Draw(seat, count)
-    if action == "muggins":
-        if obj["muggins"] is not True:
-            raise MalformedInput(
-                say(
-                    "A claim of a missed count is written %(example)s, not %(given)s.",
-                    example='"muggins": true',
-                    given=json.dumps(obj["muggins"]),
-                )
-            )
-        return Claim(seat)
-    if action == "adjust":
-        points = obj["adjust"]
-        if not is_whole(points):
-            raise MalformedInput(
-                say(
-                    '"adjust" is the points the side gains, a whole number (below 0: a loss); '
-                    "not %(given)s.",
-                    given=json.dumps(points),
-                )
-            )
-        reason = obj.get("reason")
-        if not isinstance(reason, str):
-            raise MalformedInput(
-                say(
-                    'An adjustment gives its "reason" in words, such as %(example)s.',
-                    example='"reason": "drew while able to play"',
-                )
-            )
-        return Adjust(seat, points, reason)
-    if obj["pass"] is not True:
-        raise MalformedInput(
-            say(
-                "A pass is written %(example)s, not %(given)s.",
-                example='"pass": true',
-                given=json.dumps(obj["pass"]),
-            )
-        )
-    return Pass(seat)
-
-
-def parse_remaining(obj: object, setup: Setup) -> dict[int, Held]:
-    """A hand's ``remaining``: each player's pip total or list of tiles (form only)."""
-    if not isinstance(obj, dict):
-        raise MalformedInput(
-            say(
-                "remaining maps players to their pip total or their tiles, such as %(example)s.",
-                example='{"Bob": 7}',
-            )
-        )
-    parsed: dict[int, Held] = {}
-    for name, value in obj.items():
-        seat = setup.seat_of(name)
-        if is_whole(value):
-            parsed[seat] = value
-        elif isinstance(value, list):
-            parsed[seat] = tuple(setup.rules.tile_set.parse(text) for text in value)
-        else:
-            raise MalformedInput(
-                say(
-                    "%(player)s's remaining is a pip total or a list of tiles, not %(given)s.",
-                    player=name,
-                    given=json.dumps(value),
-                )
-            )
-    return parsed
 
 
 def _read_setup(data: Mapping[str, Any]) -> Setup:
-    unknown = _unknown_key(data, _HEADER_KEYS)
+    unknown = unknown_key(data, _HEADER_KEYS)
     if unknown is not None:
         raise MalformedInput(
             say(
@@ -311,7 +155,7 @@ def read_timed(data: object, *, unsettled_last_hand: bool = False) -> Timed:
                 raise MalformedInput(
                     say('A hand is an object with "lead", "events" and "remaining".')
                 )
-            unknown = _unknown_key(hand, _HAND_KEYS)
+            unknown = unknown_key(hand, _HAND_KEYS)
             if unknown is not None:
                 raise MalformedInput(
                     say(
@@ -513,55 +357,87 @@ def write_record(game: Game, times: Times | None = None) -> dict[str, Any]:
     the ``times`` given for it (only those it has; none without ``times``)."""
     setup = game.setup
     names = setup.players
+    record = _write_setup(setup, times)
+    hands: list[dict[str, Any]] = []
+    for index, event in enumerate(game.events):
+        if isinstance(event, NewHand):
+            hands.append({**_write_lead(event, names), "events": []})
+            continue
+        if isinstance(event, Settle):
+            written, stamp = hands[-1], "settled_at"
+            written["remaining"] = {
+                names[seat]: held if isinstance(held, int) else [str(t) for t in held]
+                for seat, held in sorted(event.remaining.items())
+            }
+        else:
+            written, stamp = _WRITERS[type(event)](event, names), "at"
+            hands[-1]["events"].append(written)
+        moment = None if times is None else times.entry(index)
+        if moment is not None:
+            written[stamp] = write_time(moment)
+    record["hands"] = hands
+    return record
+
+
+def _write_setup(setup: Setup, times: Times | None) -> dict[str, Any]:
+    """A record's fields before its hands: the setup, and when the game began and ended."""
     record: dict[str, Any] = {"format": FORMAT, "preset": setup.preset}
     if setup.options:
         record["options"] = dict(setup.options)
-    record["players"] = list(names)
+    record["players"] = list(setup.players)
     if setup.partners is not None:
         record["partners"] = setup.partners
     if times is not None and times.started is not None:
         record["started"] = write_time(times.started)
     if times is not None and times.finished is not None:
         record["finished"] = write_time(times.finished)
-    hands: list[dict[str, Any]] = []
-    for index, event in enumerate(game.events):
-        if isinstance(event, NewHand):
-            begun: dict[str, Any] = {"lead": names[event.leader]}
-            if event.chosen is not None:
-                begun["lead_by"] = event.chosen
-            if event.redraws:
-                begun["redraws"] = event.redraws
-            hands.append({**begun, "events": []})
-        elif isinstance(event, Play):
-            entry: dict[str, Any] = {"player": names[event.player], "play": _spell(event)}
-            if event.end is not None:
-                entry["end"] = event.end
-            if event.called is not None:
-                entry["called"] = event.called
-            hands[-1]["events"].append(entry)
-        elif isinstance(event, Claim):
-            hands[-1]["events"].append({"player": names[event.player], "muggins": True})
-        elif isinstance(event, Adjust):
-            hands[-1]["events"].append(
-                {"player": names[event.player], "adjust": event.points, "reason": event.reason}
-            )
-        elif isinstance(event, Draw):
-            hands[-1]["events"].append({"player": names[event.player], "draw": event.count})
-        elif isinstance(event, Pass):
-            hands[-1]["events"].append({"player": names[event.player], "pass": True})
-        else:
-            hands[-1]["remaining"] = {
-                names[seat]: held if isinstance(held, int) else [str(t) for t in held]
-                for seat, held in sorted(event.remaining.items())
-            }
-        moment = None if times is None or isinstance(event, NewHand) else times.entry(index)
-        if moment is not None:
-            if isinstance(event, Settle):
-                hands[-1]["settled_at"] = write_time(moment)
-            else:
-                hands[-1]["events"][-1]["at"] = write_time(moment)
-    record["hands"] = hands
     return record
+
+
+def _write_lead(event: NewHand, names: tuple[str, ...]) -> dict[str, Any]:
+    """A hand's fields before its events: who leads, how they were chosen, the redraws."""
+    begun: dict[str, Any] = {"lead": names[event.leader]}
+    if event.chosen is not None:
+        begun["lead_by"] = event.chosen
+    if event.redraws:
+        begun["redraws"] = event.redraws
+    return begun
+
+
+def _write_play(event: Play, names: tuple[str, ...]) -> dict[str, Any]:
+    entry: dict[str, Any] = {"player": names[event.player], "play": _spell(event)}
+    if event.end is not None:
+        entry["end"] = event.end
+    if event.called is not None:
+        entry["called"] = event.called
+    return entry
+
+
+def _write_claim(event: Claim, names: tuple[str, ...]) -> dict[str, Any]:
+    return {"player": names[event.player], "muggins": True}
+
+
+def _write_adjust(event: Adjust, names: tuple[str, ...]) -> dict[str, Any]:
+    return {"player": names[event.player], "adjust": event.points, "reason": event.reason}
+
+
+def _write_draw(event: Draw, names: tuple[str, ...]) -> dict[str, Any]:
+    return {"player": names[event.player], "draw": event.count}
+
+
+def _write_pass(event: Pass, names: tuple[str, ...]) -> dict[str, Any]:
+    return {"player": names[event.player], "pass": True}
+
+
+_WRITERS: dict[type, Callable[[Any, tuple[str, ...]], dict[str, Any]]] = {
+    Play: _write_play,
+    Claim: _write_claim,
+    Adjust: _write_adjust,
+    Draw: _write_draw,
+    Pass: _write_pass,
+}
+"""How each kind of entry of a hand is written, by its type (a new hand and a settlement are
+parts of the hand itself)."""
 
 
 def replay_result(game: Game) -> dict[str, Any]:
@@ -607,7 +483,7 @@ def replay_result(game: Game) -> dict[str, Any]:
             for move in hand.moves
             if move.kind == "adjust"
         ]
-        if adjustments:  # RULES.md 9c, only where there are any
+        if adjustments:  # docs/rules.md 8c, only where there are any
             hands[-1]["adjustments"] = adjustments
         notes = referee_notes(game, index + 1)
         if notes:  # only where there are any: older readers see nothing else change

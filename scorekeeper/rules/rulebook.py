@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from scorekeeper.rules.errors import RULE_IDS
+from scorekeeper.rules.house_rule import HouseRule
 from scorekeeper.rules.layout import END_NAMES
 from scorekeeper.rules.messages import Message, say, say_n
 from scorekeeper.rules.options import (
@@ -25,7 +26,6 @@ from scorekeeper.rules.options import (
     LARGER_DEAL,
     PRESET_TITLES,
     PRESETS,
-    HouseRule,
     Preset,
     Rules,
     default_partners,
@@ -249,7 +249,7 @@ class Rulebook:
     house_rules: tuple[HouseRuleEntry, ...]
     refusals: tuple[RefusalRule, ...]
     adjustments_title: Message = ADJUSTMENTS_TITLE
-    """Corrections agreed at the table (RULES.md 9c): every game may have them."""
+    """Corrections agreed at the table (docs/rules.md 8c): every game may have them."""
     adjustments_text: Message = ADJUSTMENTS_TEXT
 
     @property
@@ -328,7 +328,7 @@ def in_force_words(rule: HouseRule, rules: Rules) -> Text:
 
 
 def _larger_deal(set_name: str) -> Message:
-    """The standard deal of a larger set (RULES.md 1a), which a preset's own does not give."""
+    """The standard deal of a larger set (docs/rules.md 1a), which a preset's own does not give."""
     few, some, many = LARGER_DEAL[set_name]
     return say(
         "as the %(set)s set deals: %(few)s, %(some)s or %(many)s tiles each for 2-4, 5-6 or 7-8 "

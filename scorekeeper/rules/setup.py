@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from scorekeeper.rules.errors import MalformedInput
+from scorekeeper.rules.house_rule import OptionValue
 from scorekeeper.rules.messages import say, say_list
 from scorekeeper.rules.options import (
-    OptionValue,
     Preset,
     Rules,
     check_combination,
@@ -25,7 +25,7 @@ from scorekeeper.rules.options import (
 MOST_PLAYERS = 8
 """The most seats a game has (with a larger set; a double-six set takes 4)."""
 DOUBLE_SIX_MOST = 4
-"""The most players a double-six set takes (RULES.md 1a): more need a larger set."""
+"""The most players a double-six set takes (docs/rules.md 1a): more need a larger set."""
 PARTNERS_PLAYERS = 4
 """Partnerships need exactly this many players: seats 1 and 3 against seats 2 and 4."""
 

@@ -60,7 +60,7 @@ class SheetHeader:
 
 @dataclass(frozen=True)
 class SheetAdjustment:
-    """An adjustment agreed at the table (RULES.md 9c), as the sheet lists it under the hands.
+    """An adjustment agreed at the table (docs/rules.md 8c), as the sheet lists it under the hands.
 
     ``index`` is its place in ``game.events`` (from 0), by which the site finds when it was
     entered; ``points`` are in the game's units (negative: a loss) for ``side``, the side of
@@ -77,7 +77,7 @@ class SheetAdjustment:
 
 @dataclass(frozen=True)
 class SheetClaim:
-    """A missed count claimed ("Muggins!", RULES.md 9b), as the sheet lists it.
+    """A missed count claimed ("Muggins!", docs/rules.md 8b), as the sheet lists it.
 
     ``claimant`` (of side ``side``) took from ``player``'s ``tile`` the count ``count`` that ``player`` called
     ``called``; ``points`` is what the claim scored the claimant's side, in the game's units

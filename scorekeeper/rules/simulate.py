@@ -39,6 +39,26 @@ def _redraws(
 
 def play_hand(game: Game, rng: random.Random) -> list[list[Tile]]:
     """Deal and play one hand to its end (settled unless the game was won); return the hands."""
+    hands, boneyard, first = _deal_and_lead(game, rng)
+    hand = game.hand
+    assert hand is not None
+    hands[hand.leader].remove(first)
+    game.push(Play(hand.leader, first, None, flipped=not first.is_double and rng.random() < 0.5))
+    while hand.result == "open":
+        _take_turn(game, hand.turn, hands, boneyard, rng)
+    if hand.result in ("domino", "blocked"):
+        remaining: dict[int, Held] = {}
+        for seat, tiles in enumerate(hands):
+            if tiles:
+                remaining[seat] = tuple(tiles) if rng.random() < 0.5 else sum(t.pips for t in tiles)
+        game.push(Settle(remaining))
+    return hands
+
+
+def _deal_and_lead(game: Game, rng: random.Random) -> tuple[list[list[Tile]], list[Tile], Tile]:
+    """Deal the hands (again while the highest double to lead lay only in the last of the
+    boneyard), begin the hand, and choose the tile it is led with: the hands, the boneyard
+    and that tile."""
     players = len(game.players)
     size = game.rules.hand_size
     leader = game.next_leader
@@ -52,44 +72,37 @@ def play_hand(game: Game, rng: random.Random) -> list[list[Tile]]:
             game.push(NewHand(rng.randrange(players) if leader is None else leader))
             hand = game.hand
             assert hand is not None
-            first = rng.choice(hands[hand.leader])
-            break
+            return hands, boneyard, rng.choice(hands[hand.leader])
         found = _redraws(hands, boneyard, game.rules.boneyard_reserve)
         if found is not None:  # else every double lay in the last of the boneyard: deal again
             redraws, first = found
             seat = next(seat for seat, held in enumerate(hands) if first in held)
             game.push(NewHand(seat, "double", redraws))
-            hand = game.hand
-            assert hand is not None
-            break
-    hands[hand.leader].remove(first)
-    game.push(Play(hand.leader, first, None, flipped=not first.is_double and rng.random() < 0.5))
-    while hand.result == "open":
-        seat = hand.turn
-        pending = 0
-        while True:
-            playable = [(t, end) for t in hands[seat] for end in game.fits(t)]
-            if playable:
-                _flush_draws(game, seat, pending, rng)
-                chosen, end = rng.choice(playable)
-                named = end if len(game.fits(chosen)) > 1 or rng.random() < 0.5 else None
-                hands[seat].remove(chosen)
-                game.push(Play(seat, chosen, named))
-                break
-            if game.drawable() - pending > 0:
-                hands[seat].append(boneyard.pop())
-                pending += 1
-                continue
+            return hands, boneyard, first
+
+
+def _take_turn(
+    game: Game, seat: int, hands: list[list[Tile]], boneyard: list[Tile], rng: random.Random
+) -> None:
+    """Seat ``seat``'s turn: draw until a tile fits and play one, or pass once nothing can be
+    drawn."""
+    pending = 0
+    while True:
+        playable = [(t, end) for t in hands[seat] for end in game.fits(t)]
+        if playable:
             _flush_draws(game, seat, pending, rng)
-            game.push(Pass(seat))
-            break
-    if hand.result in ("domino", "blocked"):
-        remaining: dict[int, Held] = {}
-        for seat, tiles in enumerate(hands):
-            if tiles:
-                remaining[seat] = tuple(tiles) if rng.random() < 0.5 else sum(t.pips for t in tiles)
-        game.push(Settle(remaining))
-    return hands
+            chosen, end = rng.choice(playable)
+            named = end if len(game.fits(chosen)) > 1 or rng.random() < 0.5 else None
+            hands[seat].remove(chosen)
+            game.push(Play(seat, chosen, named))
+            return
+        if game.drawable() - pending > 0:
+            hands[seat].append(boneyard.pop())
+            pending += 1
+            continue
+        _flush_draws(game, seat, pending, rng)
+        game.push(Pass(seat))
+        return
 
 
 def play_game(setup: Setup, rng: random.Random, max_hands: int = 100) -> Game:

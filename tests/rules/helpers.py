@@ -43,12 +43,12 @@ def passes(player: str) -> Entry:
 
 
 def claim(player: str) -> Entry:
-    """A Muggins claim of the count the play just before it missed (RULES.md 9b)."""
+    """A Muggins claim of the count the play just before it missed (docs/rules.md 8b)."""
     return {"player": player, "muggins": True}
 
 
 def adjust(player: str, points: int, reason: str = "agreed at the table") -> Entry:
-    """An adjustment agreed at the table (RULES.md 9c)."""
+    """An adjustment agreed at the table (docs/rules.md 8c)."""
     return {"player": player, "adjust": points, "reason": reason}
 
 
@@ -110,7 +110,7 @@ FOUR_ENDS_TWENTY: list[Move] = [
     ("2-5", "N"),
     ("1-6", "S"),
 ]
-"""RULES.md section 6: four ends showing 5, 5, 6 and 4 count 20."""
+"""docs/rules.md section 6: four ends showing 5, 5, 6 and 4 count 20."""
 
 FOUR_ENDS_FIFTEEN: list[Move] = [
     ("4-4", None),
@@ -120,7 +120,7 @@ FOUR_ENDS_FIFTEEN: list[Move] = [
     ("4-1", "S"),
     ("1-5", "S"),
 ]
-"""RULES.md section 6: four ends showing 2, 5, 3 and 5 count 15."""
+"""docs/rules.md section 6: four ends showing 2, 5, 3 and 5 count 15."""
 
 
 def alternate(moves: list[Move], options: dict[str, Any] | None = None) -> Record:

@@ -1,4 +1,5 @@
-"""A deliberately simple, independent model of the layout and its count (RULES.md sections 5-6).
+"""A deliberately simple, independent model of the layout and its count (docs/rules.md
+sections 5-6).
 
 It is written from the rulebook alone, without the engine's layout code, and is the oracle the
 property tests compare the engine with. Tiles are plain pairs of ints; the lead is given as

@@ -1,4 +1,4 @@
-"""RULES.md 9c, corrections agreed at the table: an adjustment changes a side's score by whole
+"""docs/rules.md 8c, corrections agreed at the table: an adjustment changes a side's score by whole
 points with a reason; it is not a turn, the other rules ignore it, and the win is checked
 after it as after a settlement.
 
@@ -222,7 +222,7 @@ def test_an_adjustment_may_pass_an_exact_target() -> None:
     """exact_target, target 20: Bob's 6-3 takes him to 15, his 1-0 would pass 20 and scores
     0; Ann's 6-5 takes her to 15. After the domino the table gives Ann 10: 25, past the
     target, which exact_target does not stop. Bob 15 - 25 = -10. Checked after the
-    settlement, Ann is the one side at or above 20 and wins (RULES.md 8)."""
+    settlement, Ann is the one side at or above 20 and wins (docs/rules.md 8)."""
     data = duo({10: [adjust("Ann", 10, "agreed")]}, options={"exact_target": "yes", "target": 20})
     assert game_to(data, 11).scores == [25, 15]
     result = result_of(data)

@@ -1,4 +1,4 @@
-"""The count (RULES.md section 6) and scoring during play (section 7), play by play.
+"""The count (docs/rules.md section 6) and scoring during play (section 7), play by play.
 
 Every worked count of section 6 is played out as a record between Ann and Bob (nine tiles
 each, so nobody goes out): they simply take turns, and the count and points after each play

@@ -1,6 +1,6 @@
 """Why: the explanation of every entry of a game's log (plays, draws, passes, settlements).
 
-Every worked count of RULES.md section 6 is played out between Ann and Bob (nine tiles each,
+Every worked count of docs/rules.md section 6 is played out between Ann and Bob (nine tiles each,
 so nobody goes out) and each play's explanation is read back: the open ends, what each
 contributed, the total and what it scored.
 """

@@ -1,4 +1,4 @@
-"""House rule ``lead: highest-double`` (RULES.md section 3): in the first hand and after a
+"""House rule ``lead: highest-double`` (docs/rules.md section 3): in the first hand and after a
 blocked hand the highest double leads; when nobody holds a double everyone draws one more."""
 
 from __future__ import annotations

@@ -75,6 +75,44 @@ def test_no_module_imports_one_that_imports_it_back() -> None:
     assert _circles(_graph()) == []
 
 
+ROOMS = "scorekeeper.rules.rooms"
+
+
+def test_the_rooms_build_on_the_state_and_the_state_knows_no_room() -> None:
+    """Each kind of entry is a room of its own (``rules/rooms``): a room reads and changes the
+    game's state and leans on nothing but what the rooms share, so adding or changing one
+    touches no other; the state, and everything the rooms stand on, knows none of them."""
+    graph = _graph()
+    rooms = {name for name in graph if name.startswith(ROOMS + ".")}
+    assert {f"{ROOMS}.play", f"{ROOMS}.settle", f"{ROOMS}.shared"} <= rooms
+    for room in rooms - {f"{ROOMS}.shared"}:
+        assert "scorekeeper.rules.state" in graph[room], room
+        assert graph[room] & (rooms | {ROOMS, "scorekeeper.rules.game"}) <= {f"{ROOMS}.shared"}, (
+            room
+        )
+    below = {"scorekeeper.rules.state", *graph["scorekeeper.rules.state"]}
+    for name in below:
+        assert not {other for other in graph[name] if other.startswith(ROOMS)}, name
+    assert ROOMS in graph["scorekeeper.rules.game"]
+
+
+EXPLAIN = "scorekeeper.rules.explain"
+
+
+def test_each_kind_of_entry_is_explained_on_its_own_and_the_referee_needs_no_explaining() -> None:
+    """The explanations are split as the rooms are: one module a kind, leaning only on the
+    phrases they share; the referee that judges the entries never imports how they are told."""
+    graph = _graph()
+    kinds = {name for name in graph if name.startswith(EXPLAIN + ".")} - {f"{EXPLAIN}.phrases"}
+    assert {f"{EXPLAIN}.play", f"{EXPLAIN}.settle", f"{EXPLAIN}.lead"} <= kinds
+    for kind in kinds:
+        assert graph[kind] & (kinds | {EXPLAIN}) == set(), kind
+    for name in {"scorekeeper.rules.game", "scorekeeper.rules.state"} | {
+        name for name in graph if name.startswith(ROOMS)
+    }:
+        assert not any(other.startswith(EXPLAIN) for other in graph[name]), name
+
+
 def test_the_referee_needs_no_web_framework_and_no_database() -> None:
     for path in (PACKAGE / "rules").rglob("*.py"):
         roots = {name.split(".")[0] for name in _imports(path)}

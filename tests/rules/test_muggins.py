@@ -1,4 +1,4 @@
-"""RULES.md 9b, Muggins: calling the count, and an opponent's claim of a count called short.
+"""docs/rules.md 8b, Muggins: calling the count, and an opponent's claim of a count called short.
 
 Worked examples on the two-player domino hand of the helpers (all-fives, deal five-each,
 spinner 6-6), whose events are, by number:
@@ -8,7 +8,7 @@ spinner 6-6), whose events are, by number:
     10 Ann 5-5 S (16), Ann dominoes; Bob keeps 5-4 5-3 4-2 2-1 = 26 pips, rounded 25.
 
 Without muggins (deduct-own): Ann 15, Bob 15 + 10 - 25 = 0. Every expected number below is
-worked out from that and RULES.md 9a/9b, in the comment next to it.
+worked out from that and docs/rules.md 8a/8b, in the comment next to it.
 """
 
 from __future__ import annotations

@@ -73,8 +73,8 @@ VARIATION_CHOICES: dict[str, tuple[str | int | bool, ...]] = {
     "exact_target": ("yes", "no", True, False),
     "get_in": (0, 10, 15, 20, 25),
 }
-"""Section 9a's variations (``blocked_tie: split`` is drawn only where it is allowed)."""
-# RULES.md sections 1, 1a, 2, 8 and 9, written out again for the independent tally.
+"""Section 8a's variations (``blocked_tie: split`` is drawn only where it is allowed)."""
+# docs/rules.md sections 1, 1a, 2, 8 and 8a, written out again for the independent tally.
 SET_TOPS = {"double-six": 6, "double-nine": 9, "double-twelve": 12}
 """Section 1: each set holds every pair a-b with 0 <= a <= b <= its top number."""
 STANDARD_DEAL = {"all-fives": (9, 7, 5), "fives-up": (7, 5, 5), "totally-fives": (7, 5, 5)}
@@ -133,7 +133,7 @@ seeds = st.integers(0, 2**32 - 1)
 
 
 class Expected:
-    """The house rules of a setup, re-derived from RULES.md sections 1, 1a, 2, 8 and 9."""
+    """The house rules of a setup, re-derived from docs/rules.md sections 1, 1a, 2, 8 and 8a."""
 
     def __init__(self, setup: Setup) -> None:
         options, preset, n = setup.options, setup.preset, len(setup.players)
@@ -227,7 +227,7 @@ class Table:
         self.leader = 0
         self.played = 0
         self.arrived: dict[int, tuple[int, int, int, int]] = {}
-        """Section 9a, exact_target: when each side standing on the target came onto it (hand,
+        """Section 8a, exact_target: when each side standing on the target came onto it (hand,
         0 and the play or 1 and the turn order of the settlement); the earliest wins a tie."""
 
     # -- entering -------------------------------------------------------------------------
@@ -292,11 +292,11 @@ class Table:
             if best >= self.rules.target and len(top) == 1:
                 self.winner = top[0]
             elif best >= self.rules.target and self.rules.exact:
-                # Section 9a: on an exact target the first to reach it wins.
+                # Section 8a: on an exact target the first to reach it wins.
                 self.winner = min(top, key=self.arrived.__getitem__)
 
     def gain(self, side: int, earned: int) -> int:
-        """Section 9a: what a gain (already in the game's units) adds to ``side``'s score."""
+        """Section 8a: what a gain (already in the game's units) adds to ``side``'s score."""
         if earned <= 0:
             return earned
         if not self.entered[side]:
@@ -366,7 +366,8 @@ class Table:
                 self.push(NewHand(rng.randrange(players) if leader is None else leader))
                 first = rng.choice(self.hands[self.turn])
                 break
-            # RULES.md 3: nobody holds a double, so everyone draws one more, as often as needed.
+            # docs/rules.md 3: nobody holds a double, so everyone draws one more, as often as
+            # needed.
             redraws = 0
             while not any(t.is_double for held in self.hands for t in held):
                 if len(self.boneyard) - self.rules.reserve < players:
@@ -484,7 +485,7 @@ def round_trip(game: Game) -> Game:
 
 @given(setup=setups())
 def test_house_rules_resolve_as_the_rulebook_says(setup: Setup) -> None:
-    """Deal size, boneyard, target and the rest come out as sections 2, 8 and 9 give them."""
+    """Deal size, boneyard, target and the rest come out as sections 2, 8 and 8a give them."""
     expected, rules = Expected(setup), setup.rules
     assert rules.hand_size == expected.hand_size
     assert rules.boneyard_size == expected.size - expected.hand_size * len(setup.players)
@@ -573,7 +574,7 @@ def check_play_scores(table: Table, event: Event) -> None:
     assert scored.count >= 0
     unit = 5 if table.rules.fives else 1
     if scored.count % 5 == 0 and scored.count > 0:
-        # Section 9a: nothing while the side is not in yet or past an exact target, and a
+        # Section 8a: nothing while the side is not in yet or past an exact target, and a
         # count of 15 is 3 in fives.
         assert scored.earned == scored.count // unit
         assert scored.points == (0 if scored.voided else scored.count // unit)
@@ -727,7 +728,7 @@ def exact_setup(seed: int, win_check: str, settlement: str, blocked_tie: str) ->
 
 
 def test_exact_target_games_end() -> None:
-    """Section 9a: sides standing on an exact target can gain nothing more, so when several
+    """Section 8a: sides standing on an exact target can gain nothing more, so when several
     stand on it the first to reach it wins. Before that rule a tie there played another
     hand, and with end-of-hand and winner-collects nothing could ever part the tied sides:
     23 of these 240 simulated games (end-of-hand, winner-collects: seeds 7, 10, 15...; with
@@ -906,7 +907,7 @@ def refusals_for(table: Table, upcoming: Event | None) -> list[tuple[Event, str]
             (Settle({}), "remaining"),
         ]
         hand = table.game.hand
-        if hand is not None and hand.double_lead:  # RULES.md 3: the highest double leads
+        if hand is not None and hand.double_lead:  # docs/rules.md 3: the highest double leads
             others = [t for t in table.rules.tiles if not t.is_double]
             found.append((Play(seat, rng.choice(others)), "lead"))
         return found
@@ -964,7 +965,7 @@ def test_a_refusal_names_its_rule_and_changes_nothing(setup: Setup, seed: int) -
 
 
 def test_reference_reproduces_the_worked_counts() -> None:
-    """The reference model reproduces the worked counts of RULES.md section 6."""
+    """The reference model reproduces the worked counts of docs/rules.md section 6."""
     assert count_of([(5, 5, None)], "first", True) == 10
     assert count_of([(6, 6, None), (6, 3, "W")], "first", True) == 15
     plays: list[RefPlay] = [(6, 6, None), (6, 3, "W"), (6, 1, "E")]
@@ -981,7 +982,7 @@ def test_reference_reproduces_the_worked_counts() -> None:
     assert [round_to_nearest_five(p) for p in (8, 12, 13, 2, 3)] == [10, 10, 15, 0, 5]
 
 
-# -- muggins (RULES.md 9b) and adjustments (9c) -------------------------------------------------
+# -- muggins (docs/rules.md 8b) and adjustments (8c) -----------------------------------------------
 
 
 def with_muggins(setup: Setup) -> Setup:
@@ -1003,7 +1004,7 @@ def _without_calls(result: dict[str, object]) -> str:
 def test_with_every_call_right_muggins_scores_exactly_as_without(
     setup: Setup, seed: int, give_calls: bool
 ) -> None:
-    """Section 9b: a call equal to the play's points, or left out, scores them as usual. A
+    """Section 8b: a call equal to the play's points, or left out, scores them as usual. A
     game played with muggins and every call right (left out, or given equal to the count's
     points) has the same scores after every event, the same phase and the same winner as the
     game without it."""
@@ -1029,7 +1030,7 @@ def test_with_every_call_right_muggins_scores_exactly_as_without(
 class MugginsTable(Table):
     """A table playing muggins that sometimes calls short, where an opponent sometimes cries
     Muggins, and (without exact_target) that sometimes agrees an adjustment. Its tally
-    follows sections 9b and 9c on top of the rulebook's."""
+    follows sections 8b and 8c on top of the rulebook's."""
 
     def __init__(self, setup: Setup, seed: int, adjusting: bool) -> None:
         super().__init__(with_muggins(setup), seed, after=check_tally)
@@ -1100,7 +1101,7 @@ class MugginsTable(Table):
     def _tally(self, event: Event) -> None:
         rules = self.rules
         if isinstance(event, Claim):
-            # Section 9b: the claimant's side scores the missed points as a play's gain.
+            # Section 8b: the claimant's side scores the missed points as a play's gain.
             side = rules.side_of[event.player]
             if self.missed >= rules.get_in:
                 self.entered[side] = True
@@ -1115,7 +1116,7 @@ class MugginsTable(Table):
             return
         self.missed = 0
         if isinstance(event, Adjust):
-            # Section 9c: no other rule looks at it; the win is checked as after a settlement.
+            # Section 8c: no other rule looks at it; the win is checked as after a settlement.
             self.scores[rules.side_of[event.player]] += event.points
             self.moved += 1
             best = max(self.scores)
@@ -1149,7 +1150,7 @@ class MugginsTable(Table):
 def test_calls_short_and_claims_score_as_the_tally_says(setup: Setup, seed: int) -> None:
     """At a table that sometimes calls short and where an opponent sometimes claims, the
     scores, the phase and the winner after every event are what a tally kept from sections
-    9b and 9c says; a missed count not claimed before the next entry is lost; the game
+    8b and 8c says; a missed count not claimed before the next entry is lost; the game
     replays from its record to the same result."""
     table = MugginsTable(setup, seed, adjusting=not setup.rules.exact_target)
     game = table.play_game(max_hands=30)

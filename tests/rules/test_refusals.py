@@ -1,4 +1,5 @@
-"""Every rule id of RULES.md section 10: records the referee refuses, and where it says the fault is.
+"""Every rule id of docs/rules.md section 9: records the referee refuses, and where it says the
+fault is.
 
 Each case is a whole record read with :func:`read_record`; the refusal must name the rule id and
 point at the hand and event (counted from 1; None for a header, a hand's lead or remaining).

@@ -94,7 +94,7 @@ def test_totally_fives_says_the_winner_collects_in_fives() -> None:
 
 
 def test_a_larger_sets_game_says_how_its_set_deals() -> None:
-    # RULES.md 1a: with a larger set the standard deal is the set's (double-nine 9, 7 or 6
+    # docs/rules.md 1a: with a larger set the standard deal is the set's (double-nine 9, 7 or 6
     # tiles each for 2-4, 5-6 or 7-8 players), not the preset's double-six 9, 7 or 5.
     six = Setup.create(
         ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"], "all-fives", {"set": "double-nine"}

@@ -1,4 +1,4 @@
-"""Larger sets (RULES.md 1a): double-nine and double-twelve, 2 to 8 players, worked by hand.
+"""Larger sets (docs/rules.md 1a): double-nine and double-twelve, 2 to 8 players, worked by hand.
 
 Everything the referee counts with a set's own numbers is played out here: counts with
 two-digit ends, a later spinner 12-12, the deal and the boneyard of every row of 1a's table,
@@ -300,7 +300,7 @@ def test_settled_with_a_pip_total_or_with_the_tiles_alike() -> None:
     assert result_of(twelve_duo({"Bob": 118})) == result_of(twelve_duo())
 
 
-# -- the deal and the boneyard (RULES.md 1a) ------------------------------------------------------
+# -- the deal and the boneyard (docs/rules.md 1a) --------------------------------------------------
 
 DEALS = [
     # double-nine, 55 tiles: 9 each for 2-4 players, 7 for 5-6, 6 for 7-8.
@@ -320,7 +320,7 @@ DEALS = [
     ("double-twelve", 7, 9, 91 - 63),
     ("double-twelve", 8, 9, 91 - 72),
 ]
-"""Every row of RULES.md 1a's table: set, players, tiles each, the boneyard."""
+"""Every row of docs/rules.md 1a's table: set, players, tiles each, the boneyard."""
 
 
 def first_hand(setup: Setup) -> Game:
@@ -502,7 +502,7 @@ def test_remaining_with_an_empty_boneyard_is_exactly_the_sets_pips_less_the_tabl
         check_remaining({1: 330, 2: 147}, held, on_table, 0, names, nine)
 
 
-# -- refusals: each names its rule and stores nothing (section 10) -------------------------------
+# -- refusals: each names its rule and stores nothing (section 9) --------------------------------
 
 
 @pytest.mark.parametrize(

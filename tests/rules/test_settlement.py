@@ -1,4 +1,4 @@
-"""The end of a hand (RULES.md section 8): rounding, deduct-own and winner-collects.
+"""The end of a hand (docs/rules.md section 8): rounding, deduct-own and winner-collects.
 
 Before settling, the two-player domino hand stands at Ann 15, Bob 25 (Ann went out, Bob
 holds four tiles); the blocked hand at Ann 5, Bob 0 (Ann holds 14 tiles, Bob 4); the

@@ -1,6 +1,6 @@
 """Tiles and their spellings, the deal, presets and house rules, sides and partners, the lead.
 
-RULES.md sections 1, 2, 5 (the lead's orientation) and 9.
+docs/rules.md sections 1, 2, 5 (the lead's orientation) and 8a.
 """
 
 from __future__ import annotations

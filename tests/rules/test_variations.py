@@ -1,4 +1,4 @@
-"""Section 9a's variations: each worked example, the order get_in -> units -> exact_target,
+"""Section 8a's variations: each worked example, the order get_in -> units -> exact_target,
 the combinations refused, and what the explanations say."""
 
 from __future__ import annotations

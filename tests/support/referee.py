@@ -8,7 +8,7 @@ what a player would check at the table.
 from __future__ import annotations
 
 from scorekeeper.rules import Event, Game, NewHand, Play, Settle, Tile
-from scorekeeper.rules.explain import _compact_parts
+from scorekeeper.rules.explain.play import compact_parts
 from scorekeeper.rules.game import Hand
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.notes import Note, referee_notes
@@ -92,7 +92,7 @@ def _last_play_index_of_current_hand(game: Game) -> int | None:
 def _compact(game: Game, hand: Hand, play_number: int) -> Message:
     """The compact line for play ``play_number`` (from 0) of ``hand``, its last play so far."""
     scored = hand.plays[play_number]
-    count = _compact_parts(hand.layout)
+    count = compact_parts(hand.layout)
     if not scored.points:
         return count
     return say(

@@ -1,4 +1,4 @@
-"""Adjusting a score (RULES.md 9c): one tap on the table's ± opens the form; the side, up or
+"""Adjusting a score (docs/rules.md 8c): one tap on the table's ± opens the form; the side, up or
 down, the points and a reason; refusals keep what was typed and change nothing."""
 
 from __future__ import annotations

@@ -100,7 +100,7 @@ def test_six_players_with_double_nine_start_with_htmx(client):
     assert record["players"] == EIGHT[:6]
     assert record["options"] == {"set": "double-nine"}
     assert "partners" not in record
-    # Six players with a double-nine set hold 7 tiles each (RULES.md 1a).
+    # Six players with a double-nine set hold 7 tiles each (docs/rules.md 1a).
     table.post("lead", {"how": "seat", "leader": "0"})
     page = table.page()
     assert re.findall(r'data-held="\d"[^>]*>(\d+)<', page) == ["7"] * 6

@@ -1,4 +1,4 @@
-"""Muggins! claims and adjustments agreed at the table (RULES.md 9b, 9c) on the pages that
+"""Muggins! claims and adjustments agreed at the table (docs/rules.md 8b, 8c) on the pages that
 say what happened: the log, the score sheet and its CSV, the club's CSV and standings, the
 wall board, the rules page and the new-game form."""
 

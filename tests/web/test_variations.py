@@ -1,4 +1,4 @@
-"""Section 9a's variations on the site: offered on the new-game form, refused together where
+"""Section 8a's variations on the site: offered on the new-game form, refused together where
 the rules forbid, shown in fives, and a game in fives won on exactly 61."""
 
 from __future__ import annotations

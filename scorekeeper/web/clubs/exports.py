@@ -46,7 +46,7 @@ CORRECTION_COLUMNS = (
     _l("muggins claims"),
 )
 """After the others, only when a game of the export has adjustments or Muggins! claims
-(RULES.md 9b, 9c): what adjustments changed the side's score by in the hand (points from
+(docs/rules.md 8b, 8c): what adjustments changed the side's score by in the hand (points from
 plays, settlement and adjustments then add up to the change in the score), each adjustment
 of the side in words with its reason and when it was entered, and how many missed counts
 the side claimed (their points are in the points from plays)."""

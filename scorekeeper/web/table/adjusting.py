@@ -1,4 +1,4 @@
-"""Adjusting a score: a correction the table agreed (RULES.md 9c), on a page of its own.
+"""Adjusting a score: a correction the table agreed (docs/rules.md 8c), on a page of its own.
 
 A penalty for drawing while able to play, a misdeal, a score agreed by hand: the referee
 cannot see these, so the scorekeeper enters them with their reason. The table's "± Adjust" link

@@ -25,13 +25,13 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from scorekeeper.rules import HOUSE_RULES, PRESETS
 from scorekeeper.rules.events import REASON_LENGTH
+from scorekeeper.rules.house_rule import HouseRule
 from scorekeeper.rules.names import MAX_NAME
 from scorekeeper.rules.options import (
     FIVES_TARGETS,
     PRESET_TITLES,
     SEED_RULES,
     VARIATIONS,
-    HouseRule,
     Preset,
 )
 from scorekeeper.rules.setup import DOUBLE_SIX_MOST, MOST_PLAYERS
@@ -119,7 +119,7 @@ class ClaimForm(EntryForm):
 
 
 class AdjustForm(EntryForm):
-    """An adjustment agreed at the table (RULES.md 9c): a side, up or down, by how much, why.
+    """An adjustment agreed at the table (docs/rules.md 8c): a side, up or down, by how much, why.
 
     The points are typed as a positive number with the way chosen beside them: a phone's
     number pad often has no minus sign.
@@ -309,7 +309,7 @@ class NewGameForm(SiteForm):
         return any((self[name].data or "").strip() for name in SEATS[DOUBLE_SIX_MOST:])
 
     def validate_set(self, field: Field) -> None:
-        """More than 4 players need a double-nine or double-twelve set (RULES.md 1a)."""
+        """More than 4 players need a double-nine or double-twelve set (docs/rules.md 1a)."""
         count = len(self.player_names())
         if field.data == "double-six" and count > DOUBLE_SIX_MOST:
             raise ValidationError(

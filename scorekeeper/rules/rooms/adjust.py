@@ -1,0 +1,90 @@
+"""An adjustment: a correction the table agreed, with its reason (docs/rules.md 8c)."""
+
+from __future__ import annotations
+
+from scorekeeper.rules.errors import IllegalEntry, MalformedInput
+from scorekeeper.rules.events import REASON_LENGTH, Adjust, is_whole
+from scorekeeper.rules.messages import say
+from scorekeeper.rules.rooms.shared import check_seat, decide, game_over
+from scorekeeper.rules.state import GameState, Move
+
+
+def enter(game: GameState, adjust: Adjust) -> None:
+    """Check an adjustment, then apply it: whole, or refused with nothing changed."""
+    _check(game, adjust)
+    _apply(game, adjust)
+
+
+def _check(game: GameState, adjust: Adjust) -> None:
+    """An adjustment agreed at the table (docs/rules.md 8c)."""
+    check_seat(game, adjust.player)
+    points, in_fives = adjust.points, game.rules.in_fives
+    if not is_whole(points) or points == 0:
+        raise MalformedInput(
+            say(
+                "An adjustment changes a score by a whole number other than 0 "
+                "(below 0: a loss); not %(given)s.",
+                given=repr(points),
+            )
+        )
+    if not in_fives and points % 5:
+        raise MalformedInput(
+            say(
+                "An adjustment is a multiple of 5 points, as every score is: %(lower)s or "
+                "%(higher)s, not %(given)s.",
+                lower=points - points % 5,
+                higher=points - points % 5 + 5,
+                given=points,
+            )
+        )
+    reason = adjust.reason
+    if not isinstance(reason, str) or not reason.strip():
+        raise MalformedInput(
+            say(
+                "An adjustment says why, in words: what the table agreed "
+                "(1 to %(most)s characters).",
+                most=REASON_LENGTH,
+            )
+        )
+    if len(reason) > REASON_LENGTH:
+        raise MalformedInput(
+            say(
+                "An adjustment's reason is at most %(most)s characters; this one has %(count)s.",
+                most=REASON_LENGTH,
+                count=len(reason),
+            )
+        )
+    if game.winner is not None:
+        raise IllegalEntry("game-over", game_over(game))
+    hand = game.hand
+    if hand is None:
+        raise IllegalEntry(
+            "lead",
+            say("Hand 1 has not begun: a correction is entered during a hand, once hand 1 is led."),
+        )
+    if hand.settlement is not None:
+        raise IllegalEntry(
+            "hand-over",
+            say(
+                "Hand %(hand)s is settled: a correction is entered during a hand, so enter "
+                "it once hand %(next)s is led. It counts the same.",
+                hand=hand.number,
+                next=hand.number + 1,
+            ),
+        )
+
+
+def _apply(game: GameState, adjust: Adjust) -> None:
+    hand = game.hand
+    assert hand is not None
+    side = game.side_of_seat[adjust.player]
+    game.scores[side] += adjust.points
+    hand.moves.append(
+        Move("adjust", adjust.player, side, adjust.points, len(hand.plays), adjust.reason)
+    )
+    # docs/rules.md 8c: the win is checked as after a settlement; with end-of-hand that is at
+    # the hand's settlement (an adjustment is entered before it), with immediate at once.
+    if game.rules.win_check == "immediate":
+        decide(game)
+        if game.winner is not None:
+            hand.result = "won"
