@@ -26,7 +26,8 @@ from scorekeeper.web.data.loaded import EDIT, Loaded
 from scorekeeper.web.htmx import Answer, is_htmx, page_or_fragment
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import lazy_gettext as _l
-from scorekeeper.web.table.view import NoticeKind, Refused, TableView, Where, table_view
+from scorekeeper.web.table.controls import NoticeKind, Refused, Where
+from scorekeeper.web.table.view import TableView, table_view
 
 STALE = _l("The table had changed: nothing was entered. This is the table as it is now.")
 ENTERED = "entered"

@@ -47,6 +47,7 @@ from scorekeeper.web.table.answers import (
     written,
 )
 from scorekeeper.web.table.blueprint import bp
+from scorekeeper.web.table.controls import undo_label
 from scorekeeper.web.table.forms import (
     CallForm,
     ClaimForm,
@@ -57,7 +58,7 @@ from scorekeeper.web.table.forms import (
     TurnForm,
 )
 from scorekeeper.web.table.held import MAX_TICKED, held_of
-from scorekeeper.web.table.view import table_view, undo_label
+from scorekeeper.web.table.view import table_view
 
 _rng = random.SystemRandom()
 """Draws by lot (the leader of a hand) from the operating system's randomness."""

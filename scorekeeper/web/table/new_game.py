@@ -134,14 +134,7 @@ def new_game_page(club: ClubRow | None) -> Answer:
     g.club = club
     form = NewGameForm()
     if request.method == "GET":
-        preset = request.args.get("preset", "all-fives")
-        if preset not in PRESETS:
-            preset = "all-fives"
-        form.preset.data = preset
-        _fill_defaults(form, preset, 2)
-        if club is not None and club.defaults and "preset" not in request.args:
-            _fill_club_defaults(form, club.defaults)
-        return _form_page(form)
+        return _blank_form(form, club)
     names_given = form.player_names()
     players = max(2, min(MOST_PLAYERS, len(names_given)))
     if form.load.data or request.form.get("load"):
@@ -184,9 +177,29 @@ def new_game_page(club: ClubRow | None) -> Answer:
         db.session.rollback()
         return _new_game_refused(form, why_text(problem))
     remember(loaded.row, EDIT)
+    return _to_the_table(loaded.row.edit_key, form.leader.data)
+
+
+def _blank_form(form: NewGameForm, club: ClubRow | None) -> tuple[str, int]:
+    """The form as first shown: the preset asked for in the address (All Fives otherwise)
+    with its defaults, or the club's own defaults when no preset was asked for."""
+    preset = request.args.get("preset", "all-fives")
+    if preset not in PRESETS:
+        preset = "all-fives"
+    form.preset.data = preset
+    _fill_defaults(form, preset, 2)
+    if club is not None and club.defaults and "preset" not in request.args:
+        _fill_club_defaults(form, club.defaults)
+    return _form_page(form)
+
+
+def _to_the_table(edit_key: str, leader: str | None) -> Answer:
+    """Off to the new game's table page: htmx follows HX-Redirect, a plain form post a 303."""
     # The table page opens the way chosen here: the draw for the lead, or the players' buttons.
-    extra = {"lead": form.leader.data} if form.leader.data in ("draw", "table") else {}
-    target = url_for("games.table", key=loaded.row.edit_key, **extra)
+    if leader in ("draw", "table"):
+        target = url_for("games.table", key=edit_key, lead=leader)
+    else:
+        target = url_for("games.table", key=edit_key)
     if is_htmx():
         response = Response("", 200)
         response.headers["HX-Redirect"] = target

@@ -1,204 +1,56 @@
 """What the table page shows, derived from the referee's game: scores, turn, texts, forms.
 
-Every sentence a player reads about the state of the game is written here, from the event
-log as replayed by the referee; templates only lay it out.
+Every sentence a player reads about the state of the game is written here and in the
+modules this view is made of (controls, scoreboard, settlement), from the event log as
+replayed by the referee; templates only lay it out.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any
 
-from scorekeeper.rules import (
-    ALL_TILES,
-    Adjust,
-    Claim,
-    Draw,
-    Event,
-    Game,
-    Hand,
-    NewHand,
-    Pass,
-    Phase,
-    Play,
-    Refusal,
-    Settle,
-    Tile,
-)
-from scorekeeper.rules.entering import (
-    CannotTurn,
-    call_choices,
-    redone,
-    turnable_lead,
-    undo_steps,
-)
-from scorekeeper.rules.explain import count_line, settled_lines
+from scorekeeper.rules import ALL_TILES, Claim, Game, Hand, Phase, Play, Settle, Tile
+from scorekeeper.rules.entering import CannotTurn, call_choices, turnable_lead, undo_steps
+from scorekeeper.rules.explain import count_line
 from scorekeeper.rules.gains import play_points
 from scorekeeper.rules.messages import Message
 from scorekeeper.rules.tiles import TileSet
-from scorekeeper.rules.wording import partnership, signed
+from scorekeeper.rules.wording import partnership
 from scorekeeper.web import languages
-from scorekeeper.web.bounded import Derived
 from scorekeeper.web.data.loaded import Door, Loaded
 from scorekeeper.web.drawing.charts import has_chart
 from scorekeeper.web.drawing.cribbage import Board
 from scorekeeper.web.drawing.cribbage import board as cribbage_board
 from scorekeeper.web.drawing.picture import Picture, picture
 from scorekeeper.web.languages import gettext as _
-from scorekeeper.web.languages import ngettext
-from scorekeeper.web.table.held import tiles_named
-
-
-@dataclass(frozen=True)
-class SeatView:
-    """One player on the scoreboard."""
-
-    seat: int
-    name: str
-    tiles: int
-    to_play: bool
-
-
-@dataclass(frozen=True)
-class SideView:
-    """One side on the scoreboard: its name, score and players."""
-
-    index: int
-    name: str
-    score: int
-    seats: tuple[SeatView, ...]
-    to_play: bool
-    winner: bool
-
-
-@dataclass(frozen=True)
-class HandSummary:
-    """One row of the hands table: how a hand ended and what each side made of it."""
-
-    number: int
-    leader: str
-    ending: str
-    play_points: tuple[int, ...]
-    settlement: tuple[int, ...]
-    scores: tuple[int, ...]
-    adjusted: tuple[int, ...] = ()
-    """What adjustments agreed at the table changed each side's score by in the hand."""
-
-    @property
-    def points(self) -> tuple[int, ...]:
-        """What each side made of the hand: its plays, adjustments and settlement together."""
-        adjusted = self.adjusted or (0,) * len(self.play_points)
-        return tuple(
-            p + a + s for p, a, s in zip(self.play_points, adjusted, self.settlement, strict=True)
-        )
-
-
-@dataclass(frozen=True)
-class LastScore:
-    """What the last entry scored, for the flash by the scoreboard: "+15 Ann" or "no score".
-
-    ``what`` names the entry ("Ann's 6-4 on W", "Hand 2 settled"); ``changes`` holds each
-    side that gained or lost points with it, by the name the scoreboard gives the side.
-    """
-
-    what: str
-    changes: tuple[tuple[str, int], ...]
-
-    @property
-    def text(self) -> str:
-        """The flash: "+15 Ann", "-5 Ann, -15 Bob" or "no score"."""
-        scored = ", ".join(f"{signed(points)} {side}" for side, points in self.changes)
-        return scored or _("no score")
-
-    @property
-    def spoken(self) -> str:
-        """What screen readers announce: the entry and what it scored."""
-        return f"{self.what}: {self.text}"
-
-
-@dataclass(frozen=True)
-class PickerTile:
-    """One tile of the picker."""
-
-    tile: Tile
-    on_table: bool
-    fits: bool
-
-
-@dataclass(frozen=True)
-class Choice:
-    """What a larger set's tray offers first: an open end ("W" showing 7), or for the lead a
-    number (``name`` empty); ``chosen`` when its tiles are the ones shown."""
-
-    name: str
-    shows: int
-    chosen: bool
-
-
-@dataclass(frozen=True)
-class LeadTurn:
-    """The lead tile as it would lie turned round: what W and then E would show."""
-
-    tile: Tile
-    west: int
-    east: int
-
-
-@dataclass(frozen=True)
-class Claimant:
-    """An opponent side that may cry "Muggins!": its name and the seat that claims for it."""
-
-    seat: int
-    side: str
-
-
-@dataclass(frozen=True)
-class CallView:
-    """The call of the current hand's last play (house rule muggins): what its player called,
-    the calls it may still be changed to, and who may claim a count called short."""
-
-    player: str
-    tile: str
-    count: int
-    points: int
-    """What the count scores, in points: the right call."""
-    called: int
-    choices: tuple[int, ...]
-    """The calls it may be changed to (the right one first); empty once another entry came."""
-    claimants: tuple[Claimant, ...]
-    """The opponent sides that may claim a count called short, until the next entry."""
-    claimed_by: str | None = None
-    """The side that took the missed count ("Muggins!"), once one has."""
-    claimed: int = 0
-    worth: int = 0
-    """What a claim would score, in the game's units (before get_in and an exact target)."""
-
-    @property
-    def missed(self) -> bool:
-        """Whether the call was short of the count."""
-        return self.called < self.points
-
-
-Where = Literal["picker", "actions", "settle", "lead", "undo", "call"]
-"""The controls a refusal is shown beside: the tile picker, draw and pass, the settlement form,
-the leader's form, undo and redo, the call and the Muggins! buttons."""
-
-NoticeKind = Literal["info", "stale", "refused"]
-"""How a notice above the table looks: news, the page was out of date, or a refusal."""
+from scorekeeper.web.table.controls import (
+    CallView,
+    Choice,
+    Claimant,
+    LeadTurn,
+    NoticeKind,
+    PickerTile,
+    Refused,
+    Where,
+    describe_play,
+    redo_label,
+    undo_label,
+)
+from scorekeeper.web.table.scoreboard import (
+    HandSummary,
+    LastScore,
+    SeatView,
+    SideView,
+    hand_summaries,
+    last_score,
+)
+from scorekeeper.web.table.settlement import EndOfHand
 
 
 @dataclass
-class Refused:
-    """A refused entry to show beside what was tapped."""
-
-    rule: str
-    message: Message
-    where: Where
-
-
-@dataclass
-class TableView:
+class TableView(EndOfHand):
     """Everything the table partial shows.
 
     What the page reads several times (the picture, the sides, the hands so far) is worked
@@ -533,70 +385,6 @@ class TableView:
         """What the undo button will undo, or None when there is nothing to undo."""
         return undo_label(self.game)
 
-    # -- the end of a hand --------------------------------------------------------------
-
-    @property
-    def holders(self) -> list[SeatView]:
-        """The players still holding tiles, whose remaining pips must be entered."""
-        hand = self.hand
-        if hand is None:
-            return []
-        return [
-            SeatView(seat, name, hand.held[seat], False)
-            for seat, name in enumerate(self.game.players)
-            if hand.held[seat] > 0
-        ]
-
-    @property
-    def settle_tiles(self) -> list[Tile]:
-        """The tiles a player may still hold: every tile of the set not on the table, highest
-        first, as the picker shows them."""
-        hand = self.hand
-        on_table = hand.layout.on_table if hand is not None else set()
-        return [t for t in self.tile_set.tiles if t not in on_table]
-
-    @cached_property
-    def settle_groups(self) -> list[tuple[int, list[Tile]]]:
-        """A larger set's tiles not on the table by their higher number, highest first (the
-        settlement tray shows one number's at a time); numbers with none left out."""
-        groups: dict[int, list[Tile]] = {}
-        for t in self.settle_tiles:
-            groups.setdefault(t.high, []).append(t)
-        return list(groups.items())
-
-    def ticked(self, seat: int) -> set[str]:
-        """The tiles shown tapped on ``seat``'s tray: those sent, else those the field names."""
-        if seat in self.settle_ticks:
-            return set(self.settle_ticks[seat])
-        return {str(t) for t in tiles_named(self.settle_values.get(seat, ""), self.tile_set)}
-
-    @property
-    def ending(self) -> str:
-        """How the current hand ended."""
-        hand = self.hand
-        return "" if hand is None else hand_ending(self.game, hand)
-
-    @cached_property
-    def last_settled(self) -> Hand | None:
-        """The most recently settled hand, shown until the next one has its lead."""
-        game = self.game
-        for hand in reversed(game.hands):
-            if hand.settlement is not None:
-                if hand is game.hand or not (game.hand and game.hand.plays):
-                    return hand
-                return None
-        return None
-
-    @cached_property
-    def settlement_lines(self) -> list[str]:
-        """The settlement of the last settled hand, one line per player."""
-        hand = self.last_settled
-        return (
-            []
-            if hand is None
-            else [languages.said(line) for line in settled_lines(self.game, hand)]
-        )
-
     # -- choosing the leader ------------------------------------------------------------
 
     @property
@@ -729,142 +517,3 @@ def table_view(loaded: Loaded, **kwargs: Any) -> TableView:
         rematch=rematch,
         **kwargs,
     )
-
-
-def redo_label(loaded: Loaded) -> str | None:
-    """What a redo would bring back, in words, or None when redo is not offered.
-
-    Only right after an undo: the undone entry is brought back on a fork of the game (the
-    current hand, not a replay of the game) to spell it as the undo button would.
-    """
-    if not loaded.redo:
-        return None
-    try:
-        again = redone(loaded.game, loaded.redo)
-    except Refusal:
-        return None
-    return undo_label(again)
-
-
-# -- sentences -----------------------------------------------------------------------------
-
-
-def describe_play(game: Game, play: Play, end: str | None) -> str:
-    """ "Ann's 6-4 on W", or "Ann's lead 6-4"."""
-    name = game.players[play.player]
-    if end is None:
-        return _("%(player)s's lead %(tile)s", player=name, tile=str(play.tile))
-    return _("%(player)s's %(tile)s on %(end)s", player=name, tile=str(play.tile), end=end)
-
-
-def undo_label(game: Game) -> str | None:
-    """What one undo removes, in words, e.g. "Ann's 6-4 on W"."""
-    steps = undo_steps(game)
-    if steps == 0:
-        return None
-    event: Event = game.events[-steps]
-    hand = game.hands[-steps]
-    if isinstance(event, Play):
-        return describe_play(game, event, hand.plays[-1].end)
-    if isinstance(event, Draw):
-        return ngettext(
-            "%(player)s drawing a tile",
-            "%(player)s drawing %(num)d tiles",
-            event.count,
-            player=game.players[event.player],
-        )
-    if isinstance(event, Pass):
-        return _("%(player)s's pass", player=game.players[event.player])
-    if isinstance(event, Settle):
-        return _("the settlement of hand %(number)s", number=hand.number)
-    if isinstance(event, Claim):
-        return _("%(player)s's Muggins!", player=game.players[event.player])
-    if isinstance(event, Adjust):
-        return _(
-            "the adjustment of %(side)s's score",
-            side=game.sides[game.side_of(event.player)],
-        )
-    assert isinstance(event, NewHand)
-    return _(
-        "%(player)s leading hand %(number)s", player=game.players[event.leader], number=hand.number
-    )
-
-
-def last_score(game: Game) -> LastScore | None:
-    """What the last entry (as one undo would remove it) scored, side by side.
-
-    A play scores for its player's side, maybe nothing; a settlement changes any side's
-    score. Other entries (draws, passes, a new hand) score nothing and say nothing.
-    """
-    steps = undo_steps(game)
-    if steps == 0:
-        return None
-    event = game.events[-steps]
-    hand = game.hands[-steps]
-    if isinstance(event, Play):
-        scored = hand.plays[-1]
-        what = describe_play(game, event, scored.end)
-        side = game.sides[game.side_of(scored.player)]
-        return LastScore(what, ((side, scored.points),) if scored.points else ())
-    if isinstance(event, Claim):
-        scored = hand.plays[-1]
-        what = _("%(player)s's Muggins!", player=game.players[event.player])
-        side = game.sides[game.side_of(event.player)]
-        return LastScore(what, ((side, scored.claimed),) if scored.claimed else ())
-    if isinstance(event, Adjust):
-        side = game.sides[game.side_of(event.player)]
-        return LastScore(_("Adjusted: %(reason)s", reason=event.reason), ((side, event.points),))
-    if isinstance(event, Settle) and hand.settlement is not None:
-        changes = tuple(
-            (side, points)
-            for side, points in zip(game.sides, hand.settlement.changes, strict=True)
-            if points
-        )
-        return LastScore(_("Hand %(number)s settled", number=hand.number), changes)
-    return None
-
-
-def hand_ending(game: Game, hand: Hand) -> str:
-    """How a hand ended, in words."""
-    if hand.result == "domino" and hand.went_out is not None:
-        return _("%(player)s dominoed", player=game.players[hand.went_out])
-    if hand.result == "blocked":
-        return _("Blocked: every player passed")
-    if hand.result == "won":
-        return _("Won during play")
-    return _("In play")
-
-
-SUMMARIES_KEPT = 1024
-"""How many games' lists of finished hands are kept, per language (one entry per game and
-number of hands; the least recently used go first): a few hundred bytes a hand."""
-
-_SUMMARIES: Derived[Hand, tuple[HandSummary, ...]] = Derived(SUMMARIES_KEPT)
-
-
-def hand_summaries(game: Game) -> tuple[HandSummary, ...]:
-    """Each hand: leader, ending, points in play and at the end per side, totals after.
-
-    The finished hands' rows are made once, as each hand ends, and kept: a request in hand 25
-    makes one row, not 25.
-    """
-    sides = len(game.sides)
-
-    def summary(hand: Hand) -> HandSummary:
-        return HandSummary(
-            hand.number,
-            game.players[hand.leader],
-            hand_ending(game, hand),
-            game.play_points(hand),
-            hand.settlement.changes if hand.settlement else (0,) * sides,
-            game.scores_after(hand),
-            game.adjusted(hand),
-        )
-
-    def add(rows: tuple[HandSummary, ...], hand: Hand) -> tuple[HandSummary, ...]:
-        return (*rows, summary(hand))
-
-    if not game.hands:
-        return ()
-    done = _SUMMARIES.grown(game.hands[:-1], (), add, also=languages.current())
-    return (*done, summary(game.hands[-1]))
