@@ -205,6 +205,24 @@ def calibrate(port: int, server_pid: int, runs: int = RUNS) -> Calibration:
     began_ns, began = cpu_ns(server_pid), time.monotonic()
     time.sleep(1.0)
     idle = (cpu_ns(server_pid) - began_ns) / 1e9 / (time.monotonic() - began)
+
+    def block(method: str, path: str) -> float:
+        began_ns, began = cpu_ns(server_pid), time.monotonic()
+        for _ in range(BLOCK):
+            status = ask(port, method, path)
+            if status != 200:
+                raise SystemExit(f"calibration: {method} {path} answered {status}")
+        used = (cpu_ns(server_pid) - began_ns) / 1e9
+        return max(0.0, used - idle * (time.monotonic() - began))
+
+    trivial, floor = _interleaved(block, runs)
+    return Calibration(trivial, floor, idle, os.getloadavg()[0])
+
+
+def _interleaved(block: Callable[[str, str], float], runs: int) -> tuple[list[float], list[float]]:
+    """The trivial request's and the floor's CPU in ms a request, one figure a run: blocks of
+    each taking turns (``block(method, path)`` gives a block's CPU seconds), the order turned
+    round every round so that neither always goes first."""
     trivial: list[float] = []
     floor: list[float] = []
     for run in range(runs):
@@ -212,16 +230,10 @@ def calibrate(port: int, server_pid: int, runs: int = RUNS) -> Calibration:
         order = [(TRIVIAL, "GET"), (FLOOR, "POST")]
         for round_ in range(ROUNDS):
             for path, method in order if (run + round_) % 2 == 0 else reversed(order):
-                began_ns, began = cpu_ns(server_pid), time.monotonic()
-                for _ in range(BLOCK):
-                    status = ask(port, method, path)
-                    if status != 200:
-                        raise SystemExit(f"calibration: {method} {path} answered {status}")
-                used = (cpu_ns(server_pid) - began_ns) / 1e9
-                spent[path] += max(0.0, used - idle * (time.monotonic() - began))
+                spent[path] += block(method, path)
         trivial.append(spent[TRIVIAL] * 1000 / (BLOCK * ROUNDS))
         floor.append(spent[FLOOR] * 1000 / (BLOCK * ROUNDS))
-    return Calibration(trivial, floor, idle, os.getloadavg()[0])
+    return trivial, floor
 
 
 def calibrate_in_process(app: Any, runs: int = RUNS) -> Calibration:
@@ -245,16 +257,7 @@ def calibrate_in_process(app: Any, runs: int = RUNS) -> Calibration:
 
     block("GET", TRIVIAL)  # the first requests (imports, the floor's table)
     block("POST", FLOOR)
-    trivial: list[float] = []
-    floor: list[float] = []
-    for run in range(runs):
-        spent = {TRIVIAL: 0.0, FLOOR: 0.0}
-        order = [(TRIVIAL, "GET"), (FLOOR, "POST")]
-        for round_ in range(ROUNDS):
-            for path, method in order if (run + round_) % 2 == 0 else reversed(order):
-                spent[path] += block(method, path)
-        trivial.append(spent[TRIVIAL] * 1000 / (BLOCK * ROUNDS))
-        floor.append(spent[FLOOR] * 1000 / (BLOCK * ROUNDS))
+    trivial, floor = _interleaved(block, runs)
     return Calibration(trivial, floor, None, os.getloadavg()[0])
 
 
