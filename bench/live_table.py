@@ -43,16 +43,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.calibration import Calibration, calibrate, cpu_ns, pin_client, server_preexec
+from bench.calibration import Calibration, calibrate, cpu_ns, pin_client
 from bench.load import (
     VERSION_TAG,
     Figures,
     Simulated,
     Table,
     fetch,
+    launch,
     quantile,
     stream_versions,
-    wait_for,
 )
 from tests.support.clubtable import simulated_game
 from tests.support.gunicorn import free_port
@@ -87,15 +87,7 @@ class Serve:
             sys.executable, "-m", "flask", "--app", "bench.calibration:bench_app", "serve",
             "--host", "127.0.0.1", "--port", str(self.port), "--no-qr",
         ]  # fmt: skip
-        self.process = subprocess.Popen(
-            command, cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True, preexec_fn=server_preexec() if self.pin else None,
-        )  # fmt: skip
-        try:
-            wait_for(self.port)
-        except BaseException:
-            self.stop()
-            raise
+        self.process = launch(command, self.env, self.port, self.pin)
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

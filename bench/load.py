@@ -92,6 +92,30 @@ def wait_for(port: int) -> None:
     raise SystemExit(f"nothing answers on port {port}")
 
 
+def launch(
+    command: list[str], env: dict[str, str], port: int, pin: bool
+) -> subprocess.Popen[bytes]:
+    """Start a bench's server (``command``, in the repository's root, in a process group of
+    its own; pinned to the server's core with ``pin``) and wait until it answers on ``port``;
+    stop its whole group if it does not."""
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        start_new_session=True, preexec_fn=server_preexec() if pin else None,
+    )  # fmt: skip
+    try:
+        wait_for(port)
+    except BaseException:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        raise
+    return process
+
+
 def group_cpu(process: subprocess.Popen[bytes] | None) -> float:
     """CPU seconds (user and system) that ``process`` and its children (a server's workers)
     have used so far, from /proc."""
@@ -191,15 +215,7 @@ class Server:
             "--graceful-timeout", "5",
             "--bind", f"127.0.0.1:{self.port}", target,
         ]  # fmt: skip
-        self.process = subprocess.Popen(
-            command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True, preexec_fn=server_preexec() if self.pin else None,
-        )  # fmt: skip
-        try:
-            wait_for(self.port)
-        except BaseException:
-            self.stop()
-            raise
+        self.process = launch(command, env, self.port, self.pin)
 
     def cpu_seconds(self) -> float:
         """CPU time the server (its workers, and its master's little) has used so far."""
