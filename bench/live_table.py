@@ -45,7 +45,6 @@ from typing import Any
 
 from bench.calibration import Calibration, calibrate, cpu_ns, pin_client
 from bench.load import (
-    VERSION_TAG,
     Figures,
     Simulated,
     Table,
@@ -117,16 +116,7 @@ async def phone(
     while not stop.is_set():
         answered: list[int] = []
         async for kind, version in stream_versions(table.port, path, stop, figures, answered):
-            shown = VERSION_TAG.match(etag)
-            if not watching or (shown is not None and version <= int(shown.group(1))):
-                continue
-            if kind == "page":
-                etag = f'"v{version}-en"'
-                sent = table.sent.get(version)
-                if sent is not None and figures.recording:
-                    figures.updates.append(time.monotonic() - sent)
-            else:
-                etag = await table.ask_live(figures, etag)
+            etag = await table.heard(figures, kind, version, etag, watching)
         kinds.extend(answered[:1])
         if answered[:1] == [204]:
             await poll(table, figures, stop, live, etag, watching)

@@ -471,6 +471,29 @@ class Table:
             etag = await self.ask_live(figures, etag)
             await asyncio.sleep(max(0.0, every - (time.monotonic() - began)))
 
+    async def heard(
+        self,
+        figures: Figures,
+        kind: str,
+        version: int,
+        etag: str,
+        watching: bool,
+        port: int | None = None,
+    ) -> str:
+        """What a phone does with an event of its stream, as live.js does: a watching phone
+        takes a page newer than its own (the time since that entry was sent is a figure) or
+        asks the live URL after a newer version; the scorekeeper's phone only listens. The
+        ETag the phone has after it."""
+        shown = VERSION_TAG.match(etag)
+        if not watching or (shown is not None and version <= int(shown.group(1))):
+            return etag
+        if kind != "page":
+            return await self.ask_live(figures, etag, port)
+        sent = self.sent.get(version)
+        if sent is not None and figures.recording:
+            figures.updates.append(time.monotonic() - sent)
+        return f'"v{version}-en"'
+
     async def ask_live(self, figures: Figures, etag: str, port: int | None = None) -> str:
         """One live request, as live.js sends it; the ETag the phone has after it."""
         began = time.monotonic()
@@ -504,16 +527,7 @@ class Table:
         while not stop.is_set():
             path = f"{self.watch}/changes" if watching else f"/games/{self.key}/changes"
             async for kind, version in stream_versions(port or self.port, path, stop, figures):
-                shown = VERSION_TAG.match(etag)
-                if not watching or (shown is not None and version <= int(shown.group(1))):
-                    continue
-                if kind == "page":
-                    etag = f'"v{version}-en"'
-                    sent = self.sent.get(version)
-                    if sent is not None and figures.recording:
-                        figures.updates.append(time.monotonic() - sent)
-                else:
-                    etag = await self.ask_live(figures, etag, port)
+                etag = await self.heard(figures, kind, version, etag, watching, port)
             if not stop.is_set():
                 await asyncio.sleep(1)  # the stream ended (after its minutes): open it again
 
