@@ -15,6 +15,7 @@ The rule ids, in the order in which they are named when several apply:
 ``draw-empty``     a draw asks for more tiles than can be drawn
 ``pass-boneyard``  a pass while tiles can still be drawn
 ``remaining``      the pips or tiles held at the end of a hand are missing or impossible
+``call``           a Muggins call or claim the rules do not allow
 """
 
 from __future__ import annotations

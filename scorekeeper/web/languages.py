@@ -7,7 +7,8 @@ this module's ``gettext``/``ngettext`` (``lazy_gettext``, imported as ``_l``, fo
 import; ``lazy_said`` for text worked out when shown); the referee's messages (refusals,
 explanations, settlement lines) arrive as :class:`~scorekeeper.rules.messages.Message` data,
 built with ``say``, and are made text here with :func:`said`, from the same catalogs. That is
-the site's one way of saying a word: nothing else imports Flask-Babel's own.
+the site's one way of saying a word. Besides this module, only ``forms.py`` imports Flask-Babel,
+to hand WTForms this request's catalog for WTForms' own messages.
 
 The catalogs are ``scorekeeper/translations/<lang>/LC_MESSAGES/messages.po`` under version
 control (``make translations`` extracts the messages and updates them). They are compiled to
@@ -165,8 +166,9 @@ _ENGLISH = _Reader(DEFAULT, NullTranslations())
 def _reader() -> _Reader:
     """This request's reader, made once per request (and per language a sheet is printed in).
 
-    A page says hundreds of words; Flask-Babel looks the catalog up again for each, through
-    several context lookups, which made a long game's log three times slower to render.
+    A page says hundreds of words, and Flask-Babel finds the catalog again for each through
+    several context lookups; a long game's log is the page that pays most for that (the
+    figure is in bench/README.md, "Saying a word").
     """
     space = _request_g()
     if space is None:  # a command, or the app starting: the record's English

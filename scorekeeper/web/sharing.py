@@ -53,9 +53,9 @@ log = logging.getLogger(__name__)
 def qr_svg(text: str, label: str) -> Markup:
     """``text`` as a QR code, inline SVG drawn on the server (sized by CSS, not attributes).
 
-    Kept per link and label (the label is in the page's language): choosing the mask of a QR code is most of an edit page's work otherwise
-    (about 15 ms a page for two codes), and a game's links never change. 1,024 codes of
-    about 3 KB each.
+    Kept per link and label (the label is in the page's language): choosing the mask of a
+    QR code would otherwise be most of an edit page's work, and a game's links never change.
+    At most 1,024 codes of about 3 KB each.
     """
     code = segno.make(text, error="m")
     svg = code.svg_inline(

@@ -8,10 +8,12 @@ point at the hand and event (counted from 1; None for a header, a hand's lead or
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 
+from scorekeeper.rules import errors
 from scorekeeper.rules.errors import RULE_IDS, RecordRefusal
 from scorekeeper.rules.record import load_record, replay
 from tests.rules.helpers import (
@@ -88,6 +90,12 @@ def test_every_rule_id_is_listed_in_precedence_order() -> None:
         "remaining",
         "call",
     )
+
+
+def test_the_module_that_names_the_rule_ids_explains_each_in_that_order() -> None:
+    """A reader of ``errors.py`` finds every rule id a refusal can cite, in precedence order."""
+    listed = re.findall(r"^``([a-z-]+)``", errors.__doc__ or "", re.MULTILINE)
+    assert tuple(listed) == RULE_IDS
 
 
 def test_the_shared_hands_are_legal() -> None:

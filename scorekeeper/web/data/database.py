@@ -110,7 +110,7 @@ def begin_immediate(connection: Connection) -> None:
 
     SQLite's own wait (its busy timeout) sleeps inside the driver in steps of up to 100 ms,
     and under the gevent worker that sleep stops every request of the process, not just this
-    one: a write of the other worker held all of this one's tables for a tenth of a second.
+    one: a write of another process would hold every table this process serves.
     So the lock is asked for without SQLite's wait, and between tries this request sleeps
     the way the server lets others run (a few milliseconds at most; writes hold the lock for
     about one). The connection's busy timeout is set back for every other statement.

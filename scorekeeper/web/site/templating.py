@@ -3,9 +3,10 @@
 A template that imports another (``{% import "_dominoes.html" as dominoes %}``) asks, for each
 import in each render, whether the importing page has globals the imported one lacks; Jinja
 keeps a template's globals as a ``ChainMap`` (the template's own over the environment's), and
-that question, asked of a ``ChainMap``'s keys one name at a time, took 15 microseconds an
-import: with the table's ten imports, a twentieth of an entry's whole answer. The globals here
-answer it with one dict's keys, and stay a live view of the environment's globals as Jinja's.
+that question, asked of a ``ChainMap``'s keys one name at a time, is slow enough to show in
+an entry's answer (the table imports ten templates; the figure is in bench/README.md, "Saying
+a word"). The globals here answer it with one dict's keys, and stay a live view of the
+environment's globals as Jinja's.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 Every sentence a player reads about the state of the game is written here and in the
 modules this view is made of (controls, scoreboard, settlement), from the event log as
-replayed by the referee; templates only lay it out.
+replayed by the referee. Templates lay those sentences out and add only the words of the
+page itself: headings, labels of controls, help that does not depend on the game.
 """
 
 from __future__ import annotations

@@ -233,7 +233,7 @@ _FIND_BY = {
     for kind, column in ((EDIT, GameRow.edit_key), (WATCH, GameRow.watch_key))
 }
 """The game behind a door, one statement per kind of door, built once (every request of a
-game asks it first; building the statement each time was a tenth of an entry's ORM work)."""
+game asks it first, and building it is a noticeable part of an entry's ORM work)."""
 
 
 def find(key: str, kind: str = EDIT) -> GameRow:
