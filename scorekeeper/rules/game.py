@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from scorekeeper.rules.errors import MalformedInput
 from scorekeeper.rules.events import Event
 from scorekeeper.rules.messages import say
-from scorekeeper.rules.rooms import ENTER
+from scorekeeper.rules.rooms import KIND_OF
 from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.state import (
     GameState,
@@ -81,11 +81,11 @@ class Game(GameState):
 
     def push(self, event: Event) -> None:
         """Apply ``event``, or raise a Refusal and change nothing. The room that checks and
-        applies it is found by its exact type in ``rooms.ENTER``."""
-        enter = ENTER.get(type(event))
-        if enter is None:
+        applies it is found by its exact type in ``rooms.KINDS``."""
+        kind = KIND_OF.get(type(event))
+        if kind is None:
             raise MalformedInput(say("%(event)s is not an event.", event=repr(event)))
-        enter(self, event)
+        kind.enter(self, event)
         self.events.append(event)
 
     def pop(self) -> Event:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from scorekeeper.rules.errors import IllegalEntry, MalformedInput
 from scorekeeper.rules.events import REASON_LENGTH, Adjust, is_whole
 from scorekeeper.rules.messages import say
@@ -88,3 +91,13 @@ def _apply(game: GameState, adjust: Adjust) -> None:
         decide(game)
         if game.winner is not None:
             hand.result = "won"
+
+
+def store(adjust: Adjust) -> dict[str, Any]:
+    """An adjustment as its stored row's data (see :mod:`scorekeeper.rules.stored`)."""
+    return {"player": adjust.player, "points": adjust.points, "reason": adjust.reason}
+
+
+def restore(data: Mapping[str, Any]) -> Adjust:
+    """The adjustment a stored row's data holds."""
+    return Adjust(data["player"], data["points"], data["reason"])

@@ -3,7 +3,9 @@ short, and takes its points (house rule muggins, docs/rules.md 8b)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from scorekeeper.rules.errors import IllegalEntry
 from scorekeeper.rules.events import Claim, Play
@@ -131,3 +133,13 @@ def _last_missed(hand: Hand | None) -> Scored | None:
         if scored.missed:
             return None if scored.claimed_by is not None else scored
     return None
+
+
+def store(claim: Claim) -> dict[str, Any]:
+    """A Muggins claim as its stored row's data (see :mod:`scorekeeper.rules.stored`)."""
+    return {"player": claim.player}
+
+
+def restore(data: Mapping[str, Any]) -> Claim:
+    """The claim a stored row's data holds."""
+    return Claim(data["player"])

@@ -3,6 +3,9 @@ nothing can be drawn (docs/rules.md section 4)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from scorekeeper.rules.errors import IllegalEntry, MalformedInput
 from scorekeeper.rules.events import Draw, Pass, is_whole
 from scorekeeper.rules.messages import Message, say, say_n
@@ -97,3 +100,23 @@ def _apply_pass(game: GameState, passing: Pass) -> None:
     hand.turn = (passing.player + 1) % len(hand.held)
     if hand.passes == len(hand.held):
         hand.result = "blocked"
+
+
+def store_draw(draw: Draw) -> dict[str, Any]:
+    """A draw as its stored row's data (see :mod:`scorekeeper.rules.stored`)."""
+    return {"player": draw.player, "count": draw.count}
+
+
+def restore_draw(data: Mapping[str, Any]) -> Draw:
+    """The draw a stored row's data holds."""
+    return Draw(data["player"], data["count"])
+
+
+def store_pass(passing: Pass) -> dict[str, Any]:
+    """A pass as its stored row's data."""
+    return {"player": passing.player}
+
+
+def restore_pass(data: Mapping[str, Any]) -> Pass:
+    """The pass a stored row's data holds."""
+    return Pass(data["player"])

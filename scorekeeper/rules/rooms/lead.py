@@ -3,6 +3,9 @@ many times every player redrew before the lead (docs/rules.md section 3)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from scorekeeper.rules.errors import IllegalEntry, MalformedInput
 from scorekeeper.rules.events import LEAD_WAYS, NewHand, is_whole
 from scorekeeper.rules.layout import Layout
@@ -153,3 +156,18 @@ def _apply(game: GameState, new: NewHand) -> None:
         )
     )
     game.starts.append(len(game.events))  # the new hand is the event about to be added
+
+
+def store(new: NewHand) -> dict[str, Any]:
+    """A new hand as its stored row's data (see :mod:`scorekeeper.rules.stored`)."""
+    begun: dict[str, Any] = {"leader": new.leader}
+    if new.chosen is not None:
+        begun["chosen"] = new.chosen
+    if new.redraws:  # only under lead: highest-double; older rows never have it
+        begun["redraws"] = new.redraws
+    return begun
+
+
+def restore(data: Mapping[str, Any]) -> NewHand:
+    """The new hand a stored row's data holds."""
+    return NewHand(data["leader"], data.get("chosen"), data.get("redraws", 0))

@@ -3,6 +3,9 @@ count scores its side (docs/rules.md sections 5 to 7, 8b)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from scorekeeper.rules.errors import IllegalEntry, MalformedInput
 from scorekeeper.rules.events import Play, is_whole
 from scorekeeper.rules.gains import gets_in, play_gain, play_points
@@ -10,7 +13,7 @@ from scorekeeper.rules.layout import Layout, is_arm_name, not_an_end
 from scorekeeper.rules.messages import Fact, Listed, Message, say, say_list
 from scorekeeper.rules.rooms.shared import check_turn, name
 from scorekeeper.rules.state import GameState, Hand, Move, Scored
-from scorekeeper.rules.tiles import Tile
+from scorekeeper.rules.tiles import Tile, stored_tile
 
 
 def enter(game: GameState, play: Play) -> None:
@@ -313,3 +316,22 @@ def _unknown_end_message(game: GameState, layout: Layout, end: str) -> Message:
         double=double,
         ends=ends,
     )
+
+
+def store(play: Play) -> dict[str, Any]:
+    """A play as its stored row's data (see :mod:`scorekeeper.rules.stored`)."""
+    played: dict[str, Any] = {
+        "player": play.player,
+        "tile": str(play.tile),
+        "end": play.end,
+        "flipped": play.flipped,
+    }
+    if play.called is not None:  # only under muggins, and only when called short
+        played["called"] = play.called
+    return played
+
+
+def restore(data: Mapping[str, Any]) -> Play:
+    """The play a stored row's data holds."""
+    tile = stored_tile(data["tile"])
+    return Play(data["player"], tile, data["end"], data["flipped"], data.get("called"))

@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from scorekeeper.rules.errors import IllegalEntry
-from scorekeeper.rules.events import Settle
+from scorekeeper.rules.events import Held, Settle
 from scorekeeper.rules.messages import say
 from scorekeeper.rules.rooms.shared import check_seat, decide, game_over
 from scorekeeper.rules.settlement import check_remaining, settle
 from scorekeeper.rules.state import GameState
+from scorekeeper.rules.tiles import stored_tile
 
 
 def enter(game: GameState, event: Settle) -> None:
@@ -60,3 +64,22 @@ def _apply(game: GameState, event: Settle, pips: dict[int, int]) -> None:
     for side, change in enumerate(hand.settlement.changes):
         game.scores[side] += change
     decide(game)
+
+
+def store(event: Settle) -> dict[str, Any]:
+    """A settlement as its stored row's data: each seat's pips, or its tiles by name."""
+    remaining = {
+        str(seat): held if isinstance(held, int) else [str(tile) for tile in held]
+        for seat, held in sorted(event.remaining.items())
+    }
+    return {"remaining": remaining}
+
+
+def restore(data: Mapping[str, Any]) -> Settle:
+    """The settlement a stored row's data holds."""
+    remaining: dict[int, Held] = {}
+    for seat, held in data["remaining"].items():
+        remaining[int(seat)] = (
+            held if isinstance(held, int) else tuple(stored_tile(text) for text in held)
+        )
+    return Settle(remaining)
