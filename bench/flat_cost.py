@@ -9,8 +9,8 @@ place in hands 1 and 25 and at the last (see ``PLACES``). Through the test clien
 hook of the app (security headers, compression; no CSRF and no rate limits, which would refuse
 a bench), it times:
 
-- **play**, then **undo** of it (the pair leaves the game as it was); **draw** then undo;
-  **pass** then undo;
+- **play**, then **undo** of it, **redo** of the undone play and undo again (which leaves the
+  game as it was); **draw**, undo, redo, undo; **pass**, undo, redo, undo;
 - **table**: the edit page, whole; **poll**: the live URL after a change (the new table);
   **poll 304**: the live URL while nothing changed; **watch** and **board**: the watch page
   and the wall board, whole (each after a change, as a phone that opens them meets them);
@@ -165,9 +165,13 @@ class Table:
         """Undo the last entry."""
         return self.post("undo", {})
 
+    def redo(self) -> int:
+        """Bring back the entry just undone."""
+        return self.post("redo", {})
+
 
 REQUESTS = (
-    "play", "draw", "pass", "undo", "table", "poll", "poll 304", "watch", "board", "log", "sheet",
+    "play", "draw", "pass", "undo", "redo", "table", "poll", "poll 304", "watch", "board", "log", "sheet",
 )  # fmt: skip
 """What is timed at each place, in the order the report lists it."""
 
@@ -237,6 +241,8 @@ def measure(app: Flask, repeats: int) -> dict[str, dict[str, float]]:
             for name, table in tables.items():
                 times[name].append(timer(lambda t=table, a=sizes_here: a.append(t.enter())))
                 times["undo"].append(timer(table.undo))
+                times["redo"].append(timer(table.redo))
+                table.undo()
             page, live = played.url, played.url + "/live"
             times["table"].append(timer(lambda p=played, u=page: p.get(u)))
             times["poll"].append(
