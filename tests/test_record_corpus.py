@@ -90,6 +90,8 @@ def _normalized(record: dict[str, Any]) -> dict[str, Any]:
                 name: [_high_first(t) for t in held] if isinstance(held, list) else held
                 for name, held in hand["remaining"].items()
             }
+        if "after_settlement" in hand:
+            normal["after_settlement"] = hand["after_settlement"]
         hands.append(normal)
     normal_record = {**record, "preset": record.get("preset", "all-fives"), "hands": hands}
     if options:

@@ -52,7 +52,7 @@ _HEADER_KEYS = (
     "finished",
     "hands",
 )
-_HAND_KEYS = ("lead", "lead_by", "redraws", "events", "remaining", "settled_at")
+_HAND_KEYS = ("lead", "lead_by", "redraws", "events", "remaining", "settled_at", "after_settlement")
 
 
 def _read_setup(data: Mapping[str, Any]) -> Setup:
@@ -207,8 +207,45 @@ def read_timed(data: object, *, unsettled_last_hand: bool = False) -> Timed:
                 )
         except Refusal as refusal:
             raise RecordRefusal(refusal.rule, refusal.said, number, None) from None
+        _read_after_settlement(game, hand, number, entries)
     timed = any(moment is not None for moment in entries)
     return Timed(game, Times(started, finished, tuple(entries) if timed else ()))
+
+
+def _read_after_settlement(
+    game: Game, hand: Mapping[str, Any], number: int, entries: list[datetime | None]
+) -> None:
+    """The adjustments a hand's ``after_settlement`` lists: agreed once it was settled and
+    before the next lead (docs/rules.md 8c), each with its time. They number on from the
+    hand's events (a refusal names the hand and that number)."""
+    after = hand.get("after_settlement")
+    if after is None:
+        return
+    first = len(hand["events"]) + 1
+    for index, obj in enumerate(after if isinstance(after, list) else [after], first):
+        try:
+            if not isinstance(after, list) or "remaining" not in hand:
+                raise MalformedInput(
+                    say(
+                        'Hand %(hand)s\'s "after_settlement" is a list of adjustments, and '
+                        'comes with the hand\'s "remaining".',
+                        hand=number,
+                    )
+                )
+            event = parse_event(obj, setup=game.setup)
+            if not isinstance(event, Adjust):
+                raise MalformedInput(
+                    say(
+                        "Only adjustments come after a hand's settlement; hand %(hand)s "
+                        "has another entry there.",
+                        hand=number,
+                    )
+                )
+            at = _time_in(obj, "at")
+            game.push(event)
+            entries.append(at)
+        except Refusal as refusal:
+            raise RecordRefusal(refusal.rule, refusal.said, number, index) from None
 
 
 def _lead_by(hand: Mapping[str, Any], number: int) -> LeadWay | None:
@@ -369,6 +406,9 @@ def write_record(game: Game, times: Times | None = None) -> dict[str, Any]:
                 names[seat]: held if isinstance(held, int) else [str(t) for t in held]
                 for seat, held in sorted(event.remaining.items())
             }
+        elif "remaining" in hands[-1]:  # an adjustment agreed before the next lead
+            written, stamp = _WRITERS[type(event)](event, names), "at"
+            hands[-1].setdefault("after_settlement", []).append(written)
         else:
             written, stamp = _WRITERS[type(event)](event, names), "at"
             hands[-1]["events"].append(written)

@@ -75,6 +75,8 @@ class Move:
     points: int
     play: int
     reason: str = ""
+    settled: bool = False
+    """Made after the hand's settlement (an adjustment agreed before the next lead)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +84,8 @@ class Reached:
     """When a side came onto an exact target and stayed there (house rule exact_target).
 
     In hand ``hand`` (from 1): by the move ``move`` of its moves (from 0: a play, a claim,
-    an adjustment), or, with ``move`` None, by the hand's settlement. ``turn`` is where the
+    an adjustment), or, with ``move`` None, by the hand's settlement; ``settled`` when that
+    move came after the settlement (an adjustment between hands). ``turn`` is where the
     player who made that move (for a settlement, the side's first player) sits in that
     hand's turn order, the leader being 0: it orders sides that one settlement brought onto
     the target together (only ``blocked_tie: split`` can).
@@ -92,14 +95,15 @@ class Reached:
     hand: int
     move: int | None
     turn: int
+    settled: bool = False
 
     @property
     def order(self) -> tuple[int, int, int, int]:
-        """Earlier first: by hand, then the moves in order, the settlement after them, and
-        within one settlement the turn order from the hand's leader."""
+        """Earlier first: by hand, then the moves in order, the settlement after the moves
+        made before it, and within one settlement the turn order from the hand's leader."""
         if self.move is None:
             return (self.hand, 1, 0, self.turn)
-        return (self.hand, 0, self.move, 0)
+        return (self.hand, 2 if self.settled else 0, self.move, 0)
 
 
 @dataclass
@@ -266,27 +270,40 @@ class GameState:
         target = self.rules.target
         for hand in reversed(self.hands):
             # The side stands on the target at the end of ``hand`` (or now, in the current one).
-            settlement = hand.settlement
-            if settlement is not None and settlement.changes[side]:
-                return Reached(side, hand.number, None, self._turn_of_side(hand, side))
-            # The last move of the side that left it on the target brought it there (plays
-            # and claims never pass the target; an adjustment may, and another bring it back).
+            # The last change of its score that left it there brought it there, in the order
+            # they were made: the moves before the settlement, the settlement, the moves after
+            # it (plays and claims never pass the target; an adjustment may, and another bring
+            # it back).
             score = hand.scores_before[side]
             reached: Reached | None = None
-            for index, move in enumerate(hand.moves):
-                if move.side == side and move.points:
-                    score += move.points
-                    if score == target:
-                        turn = (move.seat - hand.leader) % len(hand.held)
-                        reached = Reached(side, hand.number, index, turn)
-                    else:
-                        reached = None
+            for change, points in self._changes_of(hand, side):
+                score += points
+                reached = change if score == target else None
             if reached is not None:
                 return reached
             if score != target or hand.scores_before[side] != target:
                 break
             # it stood there when this hand began and nothing in it moved it
         raise AssertionError(f"side {side} is not on the target {target}")
+
+    def _changes_of(self, hand: Hand, side: int) -> list[tuple[Reached, int]]:
+        """Every change of ``side``'s score in ``hand``, in the order made, each with the
+        :class:`Reached` it would be if it brought the side onto the target."""
+        changes: list[tuple[Reached, int]] = []
+        settlement, settled = hand.settlement, False
+        for index, move in enumerate(hand.moves):
+            if move.settled and settlement is not None and not settled:
+                changes.append((self._settled_reached(hand, side), settlement.changes[side]))
+                settled = True
+            if move.side == side and move.points:
+                turn = (move.seat - hand.leader) % len(hand.held)
+                changes.append((Reached(side, hand.number, index, turn, move.settled), move.points))
+        if settlement is not None and not settled:
+            changes.append((self._settled_reached(hand, side), settlement.changes[side]))
+        return [(found, points) for found, points in changes if points]
+
+    def _settled_reached(self, hand: Hand, side: int) -> Reached:
+        return Reached(side, hand.number, None, self._turn_of_side(hand, side))
 
     def _turn_of_side(self, hand: Hand, side: int) -> int:
         """Where the first of ``side``'s players sits in ``hand``'s turn order (leader: 0)."""

@@ -9,10 +9,14 @@ with event 10 and Bob's 26 pips (rounded 25) are deducted: Ann 15, Bob 15 + 10 -
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from scorekeeper.rules import Adjust, Game, NewHand, Play, Settle, tile
-from scorekeeper.rules.record import write_record
+import pytest
+
+from scorekeeper.rules import Adjust, Game, NewHand, Play, Reached, Settle, tile
+from scorekeeper.rules.errors import RecordRefusal
+from scorekeeper.rules.record import load_record, write_record
 from tests.rules.helpers import (
     DUO_DOMINO_OPTIONS,
     Entry,
@@ -98,16 +102,113 @@ def test_an_adjustment_in_the_next_hand_before_its_lead_play() -> None:
     assert game.scores == [45, 0]  # lead 5-5 counts 10: 35 + 10
 
 
-def test_no_adjustment_between_a_settlement_and_the_next_lead() -> None:
-    """Hand 1 is settled and hand 2 not led: the correction waits for hand 2 (rule
-    hand-over), and says so."""
+def between_hands(after: list[Entry], options: dict[str, Any] | None = None) -> Record:
+    """The domino hand, settled (Ann 15, Bob 0), then ``after`` agreed before hand 2's lead."""
+    data = duo({}, options=options)
+    data["hands"][0]["after_settlement"] = after
+    return data
+
+
+def test_an_adjustment_between_a_settlement_and_the_next_lead_counts_there() -> None:
+    """docs/rules.md 8c, "at any time before the game is won": hand 1 is settled (Ann 15,
+    Bob 0) and hand 2 not led; the table gives Bob 20. It is hand 1's, after its settlement:
+    the scores after hand 1 are 15 and 20, and hand 2 begins from them."""
     game = game_of(duo({}))
     assert game.phase == "lead"
-    message = refused(game, Adjust(0, 20, "misdeal"), "hand-over")
-    assert "enter it once hand 2 is led" in message
+    game.push(Adjust(1, 20, "misdeal"))
+    assert game.scores == [15, 20] and game.phase == "lead" and game.winner is None
+    assert game.adjusted(game.hands[0]) == (0, 20)
+    assert game.scores_after(game.hands[0]) == (15, 20)
     game.push(NewHand(0))
-    game.push(Adjust(0, 20, "misdeal"))
-    assert game.scores == [35, 0]
+    assert game.hands[1].scores_before == [15, 20]
+    assert game.pop() == NewHand(0)
+    assert game.pop() == Adjust(1, 20, "misdeal")
+    assert game.scores == [15, 0] and game.phase == "lead"
+
+
+def test_the_record_keeps_it_after_the_settlement_and_replays_to_the_same_scores() -> None:
+    """An export taken between the adjustment and the next lead reads back to the scores the
+    table shows: the adjustment is written in the hand's ``after_settlement``, after its
+    ``remaining``, never among its events (where it would come before the settlement)."""
+    data = between_hands([adjust("Bob", 20, "misdeal")])
+    game = game_of(data)
+    assert game.scores == [15, 20] and game.phase == "lead"
+    written = write_record(game)
+    assert written["hands"][0]["after_settlement"] == [
+        {"player": "Bob", "adjust": 20, "reason": "misdeal"}
+    ]
+    assert all("adjust" not in event for event in written["hands"][0]["events"])
+    assert written == {**data, "preset": "all-fives"}
+    result = result_of(data)
+    assert result["scores"] == {"Ann": 15, "Bob": 20}
+    assert result["hands"][0]["scores"] == {"Ann": 15, "Bob": 20}
+    assert result["hands"][0]["adjustments"] == [
+        {"player": "Bob", "side": "Bob", "points": 20, "reason": "misdeal"}
+    ]
+
+
+@pytest.mark.parametrize("win_check", ["end-of-hand", "immediate"])
+def test_an_adjustment_between_hands_to_the_target_wins_at_once(win_check: str) -> None:
+    """Target 30: hand 1 is settled (Ann 15, Bob 0); its end has come, so the win is checked
+    after an adjustment at once under either win check: Ann + 15 = 30 wins, and the next
+    lead is refused (game-over)."""
+    data = between_hands(
+        [adjust("Ann", 15, "Bob misdealt")], options={"target": 30, "win_check": win_check}
+    )
+    game = game_of(data)
+    assert game.winner == 0 and game.phase == "over" and game.scores == [30, 0]
+    assert game.hands[0].result == "domino"  # the hand ended as it did; the game is won after
+    refused_unchanged(game, NewHand(1), "game-over")
+    refused_unchanged(game, Adjust(1, 5, "too late"), "game-over")
+    assert result_of(data)["winner"] == "Ann"
+
+
+def test_with_exact_target_an_adjustment_between_hands_onto_it_wins_and_says_when() -> None:
+    """Exact target 30: Bob's 20 after hand 1's settlement (15, 0) does not reach it; a second
+    of 10 brings him onto it alone: he wins, having reached it by an adjustment in hand 1."""
+    options = {"target": 30, "exact_target": "yes"}
+    game = game_of(between_hands([adjust("Bob", 20, "misdeal")], options=options))
+    assert game.winner is None
+    game.push(Adjust(1, 10, "misdeal, the rest"))
+    assert game.winner == 1 and game.scores == [15, 30]
+    (reached,) = game.on_target()
+    assert (reached.side, reached.hand, reached.settled) == (1, 1, True)
+    assert reached.move is not None
+    assert game.hands[0].moves[reached.move].reason == "misdeal, the rest"
+
+
+def test_exact_target_orders_a_move_after_the_settlement_after_it() -> None:
+    """When a side came onto the target: the moves before the settlement, the settlement, the
+    moves after it, in that order (Reached.order)."""
+    before = Reached(0, 1, 5, 0)
+    settlement = Reached(1, 1, None, 1)
+    after = Reached(0, 1, 0, 0, settled=True)
+    assert sorted([after, settlement, before], key=lambda r: r.order) == [
+        before,
+        settlement,
+        after,
+    ]
+
+
+@pytest.mark.parametrize(
+    ("after", "remaining", "rule", "said"),
+    [
+        ([play("Bob", "3-3")], True, "record", "Only adjustments come after a hand's settlement"),
+        ({"player": "Bob", "adjust": 5, "reason": "x"}, True, "record", "a list of adjustments"),
+        ([adjust("Bob", 5, "x")], False, "remaining", '"remaining" must give'),
+    ],
+)
+def test_a_broken_after_settlement_is_refused_with_its_rule(
+    after: Any, remaining: bool, rule: str, said: str
+) -> None:
+    """Only adjustments, in a list, after a settled hand: else rule record; a hand over but
+    not settled is refused for that first (rule remaining)."""
+    data = between_hands(after)
+    if not remaining:
+        data["hands"][0].pop("remaining")
+    with pytest.raises(RecordRefusal) as refused_record:
+        load_record(json.dumps(data))
+    assert refused_record.value.rule == rule and said in str(refused_record.value)
 
 
 def test_no_adjustment_before_hand_1_is_led() -> None:

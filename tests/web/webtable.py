@@ -39,16 +39,16 @@ TIME_FIELDS = ("started", "finished", "at", "settled_at")
 def without_times(record: dict[str, Any]) -> dict[str, Any]:
     """``record`` with its times left out: the game it holds, whenever it was played."""
     bare = {key: value for key, value in record.items() if key not in TIME_FIELDS}
-    bare["hands"] = [
-        {
-            **{key: value for key, value in hand.items() if key not in TIME_FIELDS},
-            "events": [
-                {key: value for key, value in event.items() if key not in TIME_FIELDS}
-                for event in hand["events"]
-            ],
-        }
-        for hand in record["hands"]
-    ]
+    bare["hands"] = []
+    for hand in record["hands"]:
+        untimed = {key: value for key, value in hand.items() if key not in TIME_FIELDS}
+        for listed in ("events", "after_settlement"):
+            if listed in hand:
+                untimed[listed] = [
+                    {key: value for key, value in event.items() if key not in TIME_FIELDS}
+                    for event in hand[listed]
+                ]
+        bare["hands"].append(untimed)
     return bare
 
 

@@ -63,17 +63,7 @@ def _check(game: GameState, adjust: Adjust) -> None:
     if hand is None:
         raise IllegalEntry(
             "lead",
-            say("Hand 1 has not begun: a correction is entered during a hand, once hand 1 is led."),
-        )
-    if hand.settlement is not None:
-        raise IllegalEntry(
-            "hand-over",
-            say(
-                "Hand %(hand)s is settled: a correction is entered during a hand, so enter "
-                "it once hand %(next)s is led. It counts the same.",
-                hand=hand.number,
-                next=hand.number + 1,
-            ),
+            say("Hand 1 has not begun: a correction is entered once hand 1 is led."),
         )
 
 
@@ -83,11 +73,22 @@ def _apply(game: GameState, adjust: Adjust) -> None:
     side = game.side_of_seat[adjust.player]
     game.scores[side] += adjust.points
     hand.moves.append(
-        Move("adjust", adjust.player, side, adjust.points, len(hand.plays), adjust.reason)
+        Move(
+            "adjust",
+            adjust.player,
+            side,
+            adjust.points,
+            len(hand.plays),
+            adjust.reason,
+            settled=hand.settlement is not None,
+        )
     )
-    # docs/rules.md 8c: the win is checked as after a settlement; with end-of-hand that is at
-    # the hand's settlement (an adjustment is entered before it), with immediate at once.
-    if game.rules.win_check == "immediate":
+    # docs/rules.md 8c: the win is checked as after a settlement. During a hand, with
+    # end-of-hand that is at the hand's settlement, with immediate at once; once the hand is
+    # settled its end has come, so at once under either.
+    if hand.settlement is not None:
+        decide(game)
+    elif game.rules.win_check == "immediate":
         decide(game)
         if game.winner is not None:
             hand.result = "won"

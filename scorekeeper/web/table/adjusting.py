@@ -46,7 +46,6 @@ def _page(
         form=form,
         refusal=refusal,
         notice=notice,
-        open=loaded.game.phase in ("play", "settle"),
     )
     return page, status
 

@@ -120,6 +120,12 @@ class TableView(EndOfHand):
         return self.game.phase
 
     @property
+    def adjustable(self) -> bool:
+        """Whether a score may be adjusted now (docs/rules.md 8c): once hand 1 is led, at any
+        time before the game is won, between a settlement and the next lead too."""
+        return self.game.hand is not None and self.game.winner is None
+
+    @property
     def hand(self) -> Hand | None:
         """The current hand."""
         return self.game.hand
