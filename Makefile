@@ -1,6 +1,9 @@
 # The two commands a newcomer types: `make run` and `make test`.
 VENV ?= .venv
 PY := $(VENV)/bin/python
+# Two stamps: `make run` installs what the app needs to run (pyproject's dependencies, about
+# 90 MB), everything else (`make test`, lint, bench) the test tool-chain too (about 470 MB).
+APP_STAMP := $(VENV)/.installed-app
 STAMP := $(VENV)/.installed
 
 .PHONY: run test check lint bench screenshots install translations
@@ -8,10 +11,15 @@ STAMP := $(VENV)/.installed
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
 
+$(APP_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $(APP_STAMP)
+
 $(STAMP): pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	touch $(STAMP) $(APP_STAMP)
 
 install: $(STAMP)
 
@@ -20,7 +28,7 @@ PORT ?= 5000
 
 ## Install, migrate the SQLite database in instance/, serve on the local network (port 5000)
 ## and print the address the phones open; `make run HOST=127.0.0.1` keeps it to this machine
-run: $(STAMP)
+run: $(APP_STAMP)
 	$(VENV)/bin/flask --app app db upgrade
 	$(VENV)/bin/flask --app app serve --host $(HOST) --port $(PORT)
 
