@@ -1,8 +1,9 @@
 # The two commands a newcomer types: `make run` and `make test`.
 VENV ?= .venv
 PY := $(VENV)/bin/python
-# Two stamps: `make run` installs what the app needs to run (pyproject's dependencies, about
-# 90 MB), everything else (`make test`, lint, bench) the test tool-chain too (about 470 MB).
+# Two stamps: `make run` installs what the app needs to run (pyproject's dependencies), so a
+# newcomer's first page does not wait for the test tool-chain, three times its size, that
+# `make test`, lint and bench install too (bench/README.md has the figures).
 APP_STAMP := $(VENV)/.installed-app
 STAMP := $(VENV)/.installed
 
@@ -58,6 +59,8 @@ $(AXE_STAMP): $(AXE_DIR)/package-lock.json
 
 test: lint $(AXE_STAMP)
 	@command -v chromium-headless-shell >/dev/null || command -v chromium >/dev/null || echo "Note: Chromium is missing, so the browser tests will be skipped. Install it with: sudo apt-get install chromium-headless-shell"
+	@command -v WebKitWebDriver >/dev/null && command -v Xvfb >/dev/null || echo "Note: WebKitGTK is missing, so the WebKit smoke tests will be skipped. Install it with: sudo apt-get install webkit2gtk-driver xvfb"
+	@command -v firefox-esr >/dev/null || command -v firefox >/dev/null || echo "Note: Firefox is missing, so the Firefox smoke tests will be skipped. Install it with: sudo apt-get install firefox-esr"
 	$(VENV)/bin/pytest $(PYTEST_JOBS)
 
 ## The quick loop while editing: lint, type-check, and the rules and web tests (no browser)
