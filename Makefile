@@ -1,6 +1,10 @@
 # The two commands a newcomer types: `make run` and `make test`.
 VENV ?= .venv
 PY := $(VENV)/bin/python
+# Two stamps: `make run` installs what the app needs to run (pyproject's dependencies), so a
+# newcomer's first page does not wait for the test tool-chain, three times its size, that
+# `make test`, lint and bench install too (bench/README.md has the figures).
+APP_STAMP := $(VENV)/.installed-app
 STAMP := $(VENV)/.installed
 
 .PHONY: run test check lint bench screenshots install translations
@@ -8,10 +12,15 @@ STAMP := $(VENV)/.installed
 $(VENV)/bin/python:
 	python3 -m venv $(VENV)
 
+$(APP_STAMP): pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $(APP_STAMP)
+
 $(STAMP): pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[test]'
-	touch $(STAMP)
+	touch $(STAMP) $(APP_STAMP)
 
 install: $(STAMP)
 
@@ -20,7 +29,7 @@ PORT ?= 5000
 
 ## Install, migrate the SQLite database in instance/, serve on the local network (port 5000)
 ## and print the address the phones open; `make run HOST=127.0.0.1` keeps it to this machine
-run: $(STAMP)
+run: $(APP_STAMP)
 	$(VENV)/bin/flask --app app db upgrade
 	$(VENV)/bin/flask --app app serve --host $(HOST) --port $(PORT)
 
@@ -50,6 +59,8 @@ $(AXE_STAMP): $(AXE_DIR)/package-lock.json
 
 test: lint $(AXE_STAMP)
 	@command -v chromium-headless-shell >/dev/null || command -v chromium >/dev/null || echo "Note: Chromium is missing, so the browser tests will be skipped. Install it with: sudo apt-get install chromium-headless-shell"
+	@command -v WebKitWebDriver >/dev/null && command -v Xvfb >/dev/null || echo "Note: WebKitGTK is missing, so the WebKit smoke tests will be skipped. Install it with: sudo apt-get install webkit2gtk-driver xvfb"
+	@command -v firefox-esr >/dev/null || command -v firefox >/dev/null || echo "Note: Firefox is missing, so the Firefox smoke tests will be skipped. Install it with: sudo apt-get install firefox-esr"
 	$(VENV)/bin/pytest $(PYTEST_JOBS)
 
 ## The quick loop while editing: lint, type-check, and the rules and web tests (no browser)
