@@ -173,7 +173,7 @@ PRESET_TABLE: dict[str, dict[str, Any]] = {
         "deal": "standard",
         "lead": "lots",
         "spinners": "first",
-        "spinner_counts": True,
+        "spinner_counts": "yes",
         "boneyard_reserve": 0,
         "settlement": "deduct-own",
         "win_check": "end-of-hand",
@@ -182,7 +182,7 @@ PRESET_TABLE: dict[str, dict[str, Any]] = {
         "deal": "standard",
         "lead": "draw-highest",
         "spinners": "first",
-        "spinner_counts": True,
+        "spinner_counts": "yes",
         "boneyard_reserve": 0,
         "settlement": "winner-collects",
         "bonus_in_fives": True,
@@ -193,10 +193,21 @@ PRESET_TABLE: dict[str, dict[str, Any]] = {
         "deal": "standard",
         "lead": "draw-highest",
         "spinners": "first",
-        "spinner_counts": True,
+        "spinner_counts": "yes",
         "boneyard_reserve": 0,
         "settlement": "winner-collects",
         "bonus_in_fives": True,
+        "target": 200,
+        "win_check": "end-of-hand",
+    },
+    "sniff": {
+        "deal": "standard",
+        "lead": "lots",
+        "spinners": "first",
+        "spinner_counts": "open-ends",
+        "boneyard_reserve": 0,
+        "settlement": "winner-collects",
+        "bonus_in_fives": False,
         "target": 200,
         "win_check": "end-of-hand",
     },
@@ -230,7 +241,7 @@ def test_house_rules_override_the_preset() -> None:
     }
     rules = Setup.create(NAMES[:2], "all-fives", options).rules
     assert (rules.deal, rules.lead, rules.spinners) == ("five-each", "draw-highest", "all")
-    assert (rules.spinner_counts, rules.boneyard_reserve) == (False, 3)
+    assert (rules.spinner_counts, rules.boneyard_reserve) == ("no", 3)
     assert (rules.settlement, rules.bonus_in_fives) == ("winner-collects", True)
     assert (rules.target, rules.win_check) == (55, "immediate")
 
