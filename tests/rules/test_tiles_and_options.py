@@ -329,3 +329,33 @@ def test_partners_score_for_their_team() -> None:
     assert game.scores == [10, 10]
     assert game.side_of(0) == game.side_of(2) == 0
     assert game.side_of(1) == game.side_of(3) == 1
+
+
+def test_sniff_deals_seven_six_five_and_plays_partners_with_four() -> None:
+    # docs/rules.md sections 2 and 8d.
+    assert [Setup.create(NAMES[:n], "sniff").rules.hand_size for n in (2, 3, 4)] == [7, 6, 5]
+    four = Setup.create(NAMES[:4], "sniff")
+    assert [four.side_of(seat) for seat in range(4)] == [0, 1, 0, 1]
+    assert Setup.create(NAMES[:4], "sniff", partners=False).side_of(3) == 3
+
+
+@pytest.mark.parametrize("preset", ["all-fives", "fives-up", "totally-fives"])
+def test_open_ends_goes_with_any_preset(preset: str) -> None:
+    rules = Setup.create(NAMES[:2], preset, {"spinner_counts": "open-ends"}).rules
+    assert rules.spinner_counts == "open-ends"
+
+
+@pytest.mark.parametrize("value", ["open", "sniff", 1, None, "Open-Ends"])
+def test_an_unknown_spinner_counts_is_refused_with_record(value: object) -> None:
+    with pytest.raises(MalformedInput) as caught:
+        Setup.create(NAMES[:2], "sniff", {"spinner_counts": value})
+    assert caught.value.rule == "record"
+    assert "yes, no, open-ends" in str(caught.value.said)
+
+
+def test_spinner_counts_as_a_json_boolean_still_reads_as_before() -> None:
+    # Records written while spinner_counts took only yes/no may spell it true/false.
+    assert (
+        Setup.create(NAMES[:2], "all-fives", {"spinner_counts": False}).rules.spinner_counts == "no"
+    )
+    assert Setup.create(NAMES[:2], "sniff", {"spinner_counts": True}).rules.spinner_counts == "yes"
