@@ -10,6 +10,8 @@ from typing import Any
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from scorekeeper.rules.game import Setup
+from scorekeeper.rules.options import HOUSE_RULES
 from tests.web.webforms import form_for
 
 LEGAL = {
@@ -50,6 +52,23 @@ def without_times(record: dict[str, Any]) -> dict[str, Any]:
         for hand in record["hands"]
     ]
     return bare
+
+
+def as_exported(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` as an export writes it: the preset named, every house rule named (those
+    the record leaves out with its preset's value, read from the registry) and, with 4
+    players, ``partners``. Yes/no options the record spells as JSON booleans are words."""
+    preset = record.get("preset", "all-fives")
+    players = record["players"]
+    setup = Setup.create(players, preset, record.get("options", {}), record.get("partners"))
+    written: dict[str, Any] = {"format": record["format"], "preset": preset}
+    written["options"] = {rule.name: setup.rules.value(rule.name) for rule in HOUSE_RULES}
+    written["players"] = players
+    if len(players) == 4:
+        written["partners"] = setup.in_partnership
+    rest = {key: value for key, value in record.items() if key not in written}
+    rest.pop("partners", None)
+    return written | rest
 
 
 NO_KEY = "No-such-game-key-here0"

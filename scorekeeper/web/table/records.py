@@ -43,7 +43,10 @@ def record(door: str, key: str) -> Response:
     loaded = load_or_404(key, door)
     assert loaded.replayed is not None, "a loaded game comes with the rows it was replayed from"
     times = games.record_times(loaded.row, loaded.replayed)
-    body = json.dumps(write_record(loaded.game, times), indent=2, ensure_ascii=False) + "\n"
+    body = (
+        json.dumps(write_record(loaded.game, times, every_rule=True), indent=2, ensure_ascii=False)
+        + "\n"
+    )
     response = Response(body, mimetype="application/json")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="{download_name(loaded.row)}.json"'
