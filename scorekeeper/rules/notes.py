@@ -138,10 +138,7 @@ def _played_doubles(game: Game, start: int, stop: int) -> dict[int, dict[Tile, i
     """The doubles each seat played in the hand after its lead, with the number of the event
     (from 1, as the record counts them) that played each."""
     played: dict[int, dict[Tile, int]] = {}
-    number = 0
-    for index in range(start + 1, stop - 1):
-        event = game.events[index]
-        number += 1
+    for number, event in enumerate(game.events[start + 1 : stop - 1], 1):
         if number > 1 and isinstance(event, Play) and event.tile.is_double:
             played.setdefault(event.player, {})[event.tile] = number
     return played

@@ -33,7 +33,7 @@ def test_import_a_legal_record_creates_the_game(client):
 
 
 def test_import_by_pasting_the_text(client):
-    response = client.post("/games/import", data={"text": json.dumps(LEGAL)})
+    response = client.post("/games/import", data={"text": json.dumps(as_exported(LEGAL))})
     assert response.status_code == 303
     assert response.headers["Location"].startswith("/games/")
 

@@ -118,7 +118,7 @@ def _won_on_61() -> str:
     )
     game = play_game(setup, random.Random(2))
     assert game.scores == [61, 57] and game.winner == 0
-    return json.dumps(write_record(game))
+    return json.dumps(write_record(game, every_rule=True))
 
 
 def test_a_game_in_fives_won_on_exactly_61(client):

@@ -195,5 +195,18 @@ def import_record(client: FlaskClient, record: dict[str, Any]) -> Table:
         data={"record": (io.BytesIO(body), "game.json")},
         content_type="multipart/form-data",
     )
+    response = take_left_out(client, response)
     assert response.status_code == 303, response.get_data(as_text=True)
     return Table(client, key_in(response.headers["Location"]))
+
+
+def take_left_out(client: FlaskClient, response: TestResponse, **chosen: str) -> TestResponse:
+    """After an import of a record that leaves house rules out, the page that lists them:
+    import from it with the values it offers, or those ``chosen`` (``take-<rule>`` fields
+    by rule name); any other answer as it is."""
+    page = response.get_data(as_text=True)
+    if response.status_code != 200 or "data-left-out" not in page:
+        return response
+    form = form_for(page, "/games/import")
+    taken = {f"take-{name}": value for name, value in chosen.items()}
+    return client.post("/games/import", data=form.data(**taken))
