@@ -17,6 +17,9 @@ Adding a house rule, the checklist:
    (``yes``/``no`` a bool, a number an int, a word its ``Literal``), with the "off" value as
    its default when it is a variation. The form, the rulebook, the sheet, club defaults and
    the record follow from the entry; ``tests/rules/test_registry.py`` checks the two agree.
+   A rule that takes words has its ``Literal`` in :mod:`~scorekeeper.rules.house_rule`
+   beside the others, so a new value is a word there too (``spinner_counts`` gaining
+   ``open-ends``: that, its value text here, and the code of step 2).
 2. The code of the rule itself: what reads the new field of :class:`Rules` (``game.py``,
    ``gains.py``, ``settlement.py``, ...), and in :func:`check_combination` any other rule it
    cannot go with.

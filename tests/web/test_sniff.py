@@ -109,6 +109,12 @@ def test_the_sheet_and_the_rules_page_say_open_ends_and_sniff(
         client.get("/rules", headers={"Accept-Language": language}).get_data(as_text=True)
     )
     assert 'id="preset-sniff"' in rules
+    example = said(
+        language,
+        "Open ends: lead 4-4 counts 8; 6-4 on W, 6 + 8 = 14; 1-4 on E covers the spinner's "
+        "second side, and its two empty ends count 4 each: 6 + 1 + 4 + 4 = 15.",
+    )
+    assert 'data-example="spinner_counts"><span>' in rules and example in rules
     title = "Sniff: the spinner's open ends count, the winner collects in points, game to 200"
     assert said(language, title) in rules
     assert words in rules
