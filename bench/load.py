@@ -410,7 +410,7 @@ class Table:
     async def open(self, figures: Figures) -> None:
         """Import the game as it stands before entry ``next``; read its token and watch link."""
         events = self.game.events[: self.game.entries[self.next].before]
-        record = json.dumps(write_record(Game(self.game.setup, events)))
+        record = json.dumps(write_record(Game(self.game.setup, events), every_rule=True))
         start = time.perf_counter()
         answer = await fetch(self.port, "POST", "/games/import", form({"text": record}))
         figures.note("new game", time.perf_counter() - start, _error(answer, 303, "import"))

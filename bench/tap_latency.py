@@ -151,7 +151,7 @@ def start_record(seed: int = 7, number: int = 2) -> str:
     hand = game.hand
     if hand is None or hand.number != number or game.phase != "play" or game.drawable() < 2:
         raise SystemExit(f"seed {seed} does not give hand {number} in play with tiles to draw")
-    return json.dumps(write_record(game))
+    return json.dumps(write_record(game, every_rule=True))
 
 
 def one_end_tile(game: Game) -> Tile:

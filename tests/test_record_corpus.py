@@ -15,6 +15,8 @@ import pytest
 from click.testing import Result
 
 from app import create_app
+from scorekeeper.rules.game import Setup
+from scorekeeper.rules.options import HOUSE_RULES
 from scorekeeper.rules.record import read_timed, write_record
 from scorekeeper.rules.tiles import TILE_SETS, TileSet
 
@@ -109,6 +111,33 @@ def test_write_record_round_trip(record: Path) -> None:
     found = read_timed(data)
     written = json.loads(json.dumps(write_record(found.game, found.times)))
     assert _normalized(written) == _normalized(data)
+
+
+@pytest.mark.parametrize("record", LEGAL, ids=[path.stem for path in LEGAL])
+def test_an_export_names_every_house_rule_and_reads_to_the_same_game(record: Path) -> None:
+    """An export names every house rule (and partners with 4 players): those the record
+    names as it named them, the rest as its preset gives them; it reads back to the same
+    rules and the same replay."""
+    data = json.loads(record.read_text("utf-8"))
+    found = read_timed(data)
+    exported = write_record(found.game, found.times, every_rule=True)
+    written = _normalized(json.loads(json.dumps(exported)))
+    given = _normalized(data)
+    options = written.pop("options")
+    assert {name: options[name] for name in given.pop("options", {})} == data_options(data)
+    assert list(options) == [rule.name for rule in HOUSE_RULES]
+    again = Setup.create(written["players"], written["preset"], options, written.get("partners"))
+    assert again.rules == found.game.setup.rules
+    assert again.in_partnership == found.game.setup.in_partnership
+    if len(written["players"]) == 4 and "partners" not in given:
+        given["partners"] = written["partners"]
+    assert written == given
+    assert _replay("-", stdin=json.dumps(exported).encode()).stdout == _replay(str(record)).stdout
+
+
+def data_options(data: dict[str, Any]) -> dict[str, Any]:
+    """The options a record names, yes/no spelled as words."""
+    return _normalized(data).get("options", {})
 
 
 def test_every_record_has_an_expectation_and_a_known_kind() -> None:

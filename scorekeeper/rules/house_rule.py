@@ -19,6 +19,7 @@ Deal = Literal["standard", "five-each", "seven-five"]
 SetName = Literal["double-six", "double-nine", "double-twelve"]
 LeadRule = Literal["lots", "draw-highest", "highest-double"]
 SpinnerMode = Literal["first", "none", "all"]
+SpinnerCounts = Literal["yes", "no", "open-ends"]
 SettlementMethod = Literal["deduct-own", "winner-collects"]
 WinCheck = Literal["end-of-hand", "immediate"]
 Units = Literal["points", "fives"]
@@ -93,7 +94,9 @@ class HouseRule:
                     )
                 )
             return value
-        if self.choices == YES_NO and isinstance(value, bool):
+        if isinstance(value, bool) and set(YES_NO) <= set(self.choices):
+            # A record may spell yes/no as JSON booleans, also for a rule with more values
+            # (spinner_counts took only yes/no before open-ends, and old records say so).
             return "yes" if value else "no"
         if isinstance(value, str) and value in self.choices:
             return value

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scorekeeper.rules.house_rule import SpinnerMode
+from scorekeeper.rules.house_rule import SpinnerCounts, SpinnerMode
 from scorekeeper.rules.messages import Fact, Message, say
 from scorekeeper.rules.tiles import DOUBLE_SIX, LARGEST, Tile, TileSet
 
@@ -123,7 +123,9 @@ class End:
 class Layout:
     """The tiles on the table and what they add up to."""
 
-    def __init__(self, spinners: SpinnerMode = "first", spinner_counts: bool = True) -> None:
+    def __init__(
+        self, spinners: SpinnerMode = "first", spinner_counts: SpinnerCounts = "yes"
+    ) -> None:
         self.spinner_mode = spinners
         self.spinner_counts = spinner_counts
         self.lead: Placed | None = None
@@ -231,9 +233,14 @@ class Layout:
     def _tip_value(self, placed: Placed, shows: int) -> int:
         if not placed.tile.is_double:
             return shows
-        if placed.spinner and not self.spinner_counts:
+        if placed.spinner and self.spinner_counts == "no":
             return 0
         return placed.tile.pips
+
+    def _empty_end_value(self, arm: Arm) -> int:
+        """What an open spinner end with nothing on it adds: its spinner's number with
+        ``spinner_counts: open-ends`` (Sniff), else nothing."""
+        return arm.base if self.spinner_counts == "open-ends" else 0
 
     def contributions(self) -> list[tuple[str, Placed | None, int]]:
         """Each open end's share of the count: (arm, tile at its tip or None if empty, pips).
@@ -250,7 +257,7 @@ class Layout:
             if arm.tiles:
                 tip = arm.tiles[-1]
             elif arm.from_spinner_end:
-                shares.append((end.name, None, 0))
+                shares.append((end.name, None, self._empty_end_value(arm)))
                 continue
             else:
                 tip = self.lead
@@ -264,13 +271,16 @@ class Layout:
             return 0
         if len(self.on_table) == 1:
             return self._tip_value(lead, lead.tile.pips)
-        counts = self.spinner_counts
+        counts = self.spinner_counts != "no"
+        open_ends = self.spinner_counts == "open-ends"
         total = 0
         for arm in self.arms.values():
             tiles = arm.tiles
             if tiles:
                 tip = tiles[-1]
             elif arm.from_spinner_end:
+                if open_ends:
+                    total += arm.base
                 continue
             else:
                 tip = lead

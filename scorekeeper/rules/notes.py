@@ -19,7 +19,10 @@ Only what is certain is noted:
   not play it at once as the rules require (the layout does not change while a player draws).
 - **A lower double led** (house rule ``lead: highest-double``). A player who drew nothing
   during the hand held at its end only tiles they held at the lead (redraws come before the
-  lead). A double among them higher than the one led means the lead broke the rule.
+  lead), and played only tiles they held at the lead. A double higher than the one led,
+  among the tiles such a player still held or among those they played, means the lead broke
+  the rule. A played double needs no tiles named: the plays say it, so a hand settled with
+  pip totals is checked for it too.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from scorekeeper.rules.events import Draw, NewHand, Pass, Settle
+from scorekeeper.rules.events import Draw, NewHand, Pass, Play, Settle
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.layout import End
 from scorekeeper.rules.messages import Fact, Listed, Message, say, say_list
@@ -105,12 +108,12 @@ def referee_notes(game: Game, hand_number: int) -> list[Note]:
     if not isinstance(settle, Settle):
         return []
     tiles = {seat: held for seat, held in settle.remaining.items() if isinstance(held, tuple)}
+    notes = _lower_double_led(game, hand_number, start, stop, tiles)
     if not any(tiles.values()):
-        return []
+        return notes
     last_draw = {
         event.player: i for i in range(start, stop) if isinstance(event := game.events[i], Draw)
     }
-    notes = _lower_double_led(game, hand_number, start, tiles)
     # Replay the hand from its own beginning (the game as it stood then, so the hand is led
     # under the same rules), looking at the layout before each draw and pass.
     replayed = game.fork()
@@ -131,19 +134,32 @@ def referee_notes(game: Game, hand_number: int) -> list[Note]:
     return notes
 
 
+def _played_doubles(game: Game, start: int, stop: int) -> dict[int, dict[Tile, int]]:
+    """The doubles each seat played in the hand after its lead, with the number of the event
+    (from 1, as the record counts them) that played each."""
+    played: dict[int, dict[Tile, int]] = {}
+    for number, event in enumerate(game.events[start + 1 : stop - 1], 1):
+        if number > 1 and isinstance(event, Play) and event.tile.is_double:
+            played.setdefault(event.player, {})[event.tile] = number
+    return played
+
+
 def _lower_double_led(
-    game: Game, hand_number: int, start: int, tiles: dict[int, tuple[Tile, ...]]
+    game: Game, hand_number: int, start: int, stop: int, tiles: dict[int, tuple[Tile, ...]]
 ) -> list[Note]:
-    """House rule lead: highest-double: a double higher than the lead held all hand."""
+    """House rule lead: highest-double: a double higher than the lead that a player who drew
+    nothing still held at the end, or played during the hand: held from the start either way."""
     hand = game.hands[hand_number - 1]
     if not hand.double_lead or not hand.plays:
         return []
     led = hand.plays[0]
+    played = _played_doubles(game, start, stop)
     notes: list[Note] = []
-    for seat, held in sorted(tiles.items()):
+    for seat in sorted(set(tiles) | set(played)):
         if hand.drawn[seat]:
             continue  # a higher double may have come in a draw after the lead
-        higher = [t for t in held if t.is_double and t.high > led.tile.high]
+        held = [t for t in tiles.get(seat, ()) if t.is_double]
+        higher = [t for t in (*held, *played.get(seat, {})) if t.high > led.tile.high]
         if not higher:
             continue
         double = max(higher, key=lambda t: t.high)
@@ -153,7 +169,23 @@ def _lower_double_led(
             "player": game.players[seat],
             "tile": str(double),
         }
-        if seat == led.player:
+        if double not in held:
+            facts["event"] = played[seat][double]
+            if seat == led.player:
+                message = say(
+                    "Event 1: %(leader)s led %(lead)s, and at event %(event)s, having drawn "
+                    "nothing, played %(tile)s, a higher double held from the start; the highest "
+                    "double leads (house rule lead: highest-double).",
+                    **facts,
+                )
+            else:
+                message = say(
+                    "Event 1: %(leader)s led %(lead)s, and at event %(event)s %(player)s, "
+                    "having drawn nothing, played %(tile)s, a higher double held from the "
+                    "start; the highest double leads (house rule lead: highest-double).",
+                    **facts,
+                )
+        elif seat == led.player:
             message = say(
                 "Event 1: %(leader)s led %(lead)s while holding %(tile)s, a higher double; "
                 "the highest double leads (house rule lead: highest-double).",

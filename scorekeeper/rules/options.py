@@ -17,6 +17,9 @@ Adding a house rule, the checklist:
    (``yes``/``no`` a bool, a number an int, a word its ``Literal``), with the "off" value as
    its default when it is a variation. The form, the rulebook, the sheet, club defaults and
    the record follow from the entry; ``tests/rules/test_registry.py`` checks the two agree.
+   A rule that takes words has its ``Literal`` in :mod:`~scorekeeper.rules.house_rule`
+   beside the others, so a new value is a word there too (``spinner_counts`` gaining
+   ``open-ends``: that, its value text here, and the code of step 2).
 2. The code of the rule itself: what reads the new field of :class:`Rules` (``game.py``,
    ``gains.py``, ``settlement.py``, ...), and in :func:`check_combination` any other rule it
    cannot go with.
@@ -43,6 +46,7 @@ from scorekeeper.rules.house_rule import (
     OptionValue,
     SetName,
     SettlementMethod,
+    SpinnerCounts,
     SpinnerMode,
     Units,
     WinCheck,
@@ -52,12 +56,15 @@ from scorekeeper.rules.house_rule import (
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.tiles import TILE_SETS, TileSet
 
-Preset = Literal["all-fives", "fives-up", "totally-fives"]
+Preset = Literal["all-fives", "fives-up", "totally-fives", "sniff"]
 PRESETS: tuple[Preset, ...] = get_args(Preset)
 PRESET_TITLES: dict[Preset, Message] = {
     "all-fives": say("All Fives (Muggins): deduct your own pips, 250 with two players"),
     "fives-up": say("Fives-Up: the winner collects in fives, game to 100"),
     "totally-fives": say("Totally Fives: the winner collects in fives, game to 200"),
+    "sniff": say(
+        "Sniff: the spinner's open ends count, the winner collects in points, game to 200"
+    ),
 }
 """Each preset's title, as the new-game form and the rules page show it."""
 
@@ -82,12 +89,18 @@ SEED_RULES: tuple[HouseRule, ...] = (
         "deal",
         say("Tiles dealt"),
         say("How many tiles each player takes at the start of a hand; the rest is the boneyard."),
-        {"all-fives": "standard", "fives-up": "standard", "totally-fives": "standard"},
+        {
+            "all-fives": "standard",
+            "fives-up": "standard",
+            "totally-fives": "standard",
+            "sniff": "standard",
+        },
         choices=get_args(Deal),
         value_texts={
             "standard": say(
                 "as the preset deals: All Fives 9, 7 or 5 for 2, 3 or 4 players; "
-                "Fives-Up and Totally Fives 7, 5 or 5; a larger set as house rule set says"
+                "Fives-Up and Totally Fives 7, 5 or 5; Sniff 7, 6 or 5; a larger set as "
+                "house rule set says"
             ),
             "five-each": say("5 tiles each, whatever the number of players"),
             "seven-five": say("7 tiles each with 2 players, otherwise 5"),
@@ -100,7 +113,12 @@ SEED_RULES: tuple[HouseRule, ...] = (
             "Which dominoes the table plays with: a larger set lets more players in (up to 8), "
             "and every number of the game follows the set."
         ),
-        {"all-fives": "double-six", "fives-up": "double-six", "totally-fives": "double-six"},
+        {
+            "all-fives": "double-six",
+            "fives-up": "double-six",
+            "totally-fives": "double-six",
+            "sniff": "double-six",
+        },
         choices=get_args(SetName),
         value_texts={
             "double-six": say("28 tiles, numbers 0 to 6, 2 to 4 players"),
@@ -118,7 +136,12 @@ SEED_RULES: tuple[HouseRule, ...] = (
         "lead",
         say("First leader"),
         say("How the leader of the first hand (and of a hand after a blocked one) is chosen."),
-        {"all-fives": "lots", "fives-up": "draw-highest", "totally-fives": "draw-highest"},
+        {
+            "all-fives": "lots",
+            "fives-up": "draw-highest",
+            "totally-fives": "draw-highest",
+            "sniff": "lots",
+        },
         choices=get_args(LeadRule),
         value_texts={
             "lots": say("by lot"),
@@ -138,7 +161,7 @@ SEED_RULES: tuple[HouseRule, ...] = (
             "Which doubles may be played on all four ways. A spinner's ends open only once both "
             "its sides are covered."
         ),
-        {"all-fives": "first", "fives-up": "first", "totally-fives": "first"},
+        {"all-fives": "first", "fives-up": "first", "totally-fives": "first", "sniff": "first"},
         choices=get_args(SpinnerMode),
         value_texts={
             "first": say(
@@ -159,13 +182,24 @@ SEED_RULES: tuple[HouseRule, ...] = (
     HouseRule(
         "spinner_counts",
         say("Spinner counts"),
-        say("Whether the spinner's own pips count while it is at the tip of the line."),
-        {"all-fives": "yes", "fives-up": "yes", "totally-fives": "yes"},
-        choices=YES_NO,
+        say(
+            "Whether the spinner's own pips count while it is at the tip of the line, and "
+            "whether its open ends count while nothing is played on them."
+        ),
+        {"all-fives": "yes", "fives-up": "yes", "totally-fives": "yes", "sniff": "open-ends"},
+        choices=get_args(SpinnerCounts),
         value_texts={
             "yes": say("the spinner counts both halves while fewer than two sides are covered"),
             "no": say("the spinner's own pips never count"),
+            "open-ends": say(
+                "as yes, and once both sides are covered each of its ends with nothing on it "
+                "counts the spinner's number"
+            ),
         },
+        example=say(
+            "Open ends: lead 4-4 counts 8; 6-4 on W, 6 + 8 = 14; 1-4 on E covers the "
+            "spinner's second side, and its two empty ends count 4 each: 6 + 1 + 4 + 4 = 15."
+        ),
     ),
     HouseRule(
         "boneyard_reserve",
@@ -174,7 +208,7 @@ SEED_RULES: tuple[HouseRule, ...] = (
             "How many tiles of the boneyard are never drawn: with that many left it counts as "
             "empty."
         ),
-        {"all-fives": 0, "fives-up": 0, "totally-fives": 0},
+        {"all-fives": 0, "fives-up": 0, "totally-fives": 0, "sniff": 0},
         numbers=range(0, 5),
     ),
     HouseRule(
@@ -185,6 +219,7 @@ SEED_RULES: tuple[HouseRule, ...] = (
             "all-fives": "deduct-own",
             "fives-up": "winner-collects",
             "totally-fives": "winner-collects",
+            "sniff": "winner-collects",
         },
         choices=get_args(SettlementMethod),
         value_texts={
@@ -202,7 +237,7 @@ SEED_RULES: tuple[HouseRule, ...] = (
         "bonus_in_fives",
         say("Bonus in fives"),
         say("With the winner collecting: whether the collected amount is divided by 5."),
-        {"all-fives": "no", "fives-up": "yes", "totally-fives": "yes"},
+        {"all-fives": "no", "fives-up": "yes", "totally-fives": "yes", "sniff": "no"},
         choices=YES_NO,
         value_texts={
             "yes": say("opponents holding 26 give 25, which is 5 points"),
@@ -213,14 +248,19 @@ SEED_RULES: tuple[HouseRule, ...] = (
         "target",
         say("Target"),
         say("The score that wins the game."),
-        {"all-fives": _all_fives_target, "fives-up": 100, "totally-fives": 200},
+        {"all-fives": _all_fives_target, "fives-up": 100, "totally-fives": 200, "sniff": 200},
         numbers=range(5, 1001, 5),
     ),
     HouseRule(
         "win_check",
         say("When the target is checked"),
         say("When a side that reaches the target wins."),
-        {"all-fives": "end-of-hand", "fives-up": "end-of-hand", "totally-fives": "end-of-hand"},
+        {
+            "all-fives": "end-of-hand",
+            "fives-up": "end-of-hand",
+            "totally-fives": "end-of-hand",
+            "sniff": "end-of-hand",
+        },
         choices=get_args(WinCheck),
         value_texts={
             "end-of-hand": say(
@@ -241,7 +281,7 @@ VARIATIONS: tuple[HouseRule, ...] = (
             "Points, or fives as a cribbage board keeps them (a count of 15 scores 3; the target "
             "is then in fives too, 61 as usual)."
         ),
-        {"all-fives": "points", "fives-up": "points", "totally-fives": "points"},
+        {"all-fives": "points", "fives-up": "points", "totally-fives": "points", "sniff": "points"},
         choices=get_args(Units),
         value_texts={
             "points": say("points: a count of 15 scores 15"),
@@ -259,7 +299,7 @@ VARIATIONS: tuple[HouseRule, ...] = (
             "Whether a side must reach the target exactly: a gain that would pass it scores "
             "nothing, and when several sides stand on it the first to reach it wins."
         ),
-        {"all-fives": "no", "fives-up": "no", "totally-fives": "no"},
+        {"all-fives": "no", "fives-up": "no", "totally-fives": "no", "sniff": "no"},
         choices=YES_NO,
         value_texts={
             "yes": say("a gain that would pass the target scores nothing (deductions still apply)"),
@@ -281,7 +321,7 @@ VARIATIONS: tuple[HouseRule, ...] = (
         say(
             "How many points one play must score before a side's scores count (0: from the start)."
         ),
-        {"all-fives": 0, "fives-up": 0, "totally-fives": 0},
+        {"all-fives": 0, "fives-up": 0, "totally-fives": 0, "sniff": 0},
         number_choices=(0, 10, 15, 20, 25),
         value_texts={
             "0": say("every score counts from the start"),
@@ -305,7 +345,7 @@ VARIATIONS: tuple[HouseRule, ...] = (
             "With the winner collecting and no partners: what a tie for the fewest pips in a "
             "blocked hand gives."
         ),
-        {"all-fives": "nobody", "fives-up": "nobody", "totally-fives": "nobody"},
+        {"all-fives": "nobody", "fives-up": "nobody", "totally-fives": "nobody", "sniff": "nobody"},
         choices=get_args(BlockedTie),
         value_texts={
             "nobody": say("nobody collects"),
@@ -325,7 +365,7 @@ VARIATIONS: tuple[HouseRule, ...] = (
             "Whether a play scores only what its player calls: a count called short scores "
             'nothing, and an opponent who cries "Muggins!" before the next entry takes it.'
         ),
-        {"all-fives": "no", "fives-up": "no", "totally-fives": "no"},
+        {"all-fives": "no", "fives-up": "no", "totally-fives": "no", "sniff": "no"},
         choices=YES_NO,
         value_texts={
             "yes": say("a play scores what its player calls; a missed count goes to Muggins!"),
@@ -349,6 +389,7 @@ _STANDARD_DEAL: dict[Preset, dict[int, int]] = {
     "all-fives": {2: 9, 3: 7, 4: 5},
     "fives-up": {2: 7, 3: 5, 4: 5},
     "totally-fives": {2: 7, 3: 5, 4: 5},
+    "sniff": {2: 7, 3: 6, 4: 5},
 }
 
 
@@ -360,8 +401,8 @@ LARGER_DEAL: dict[str, tuple[int, int, int]] = {
 
 
 def default_partners(preset: str, players: int) -> bool:
-    """Partnerships are the default only in All Fives with four players."""
-    return preset == "all-fives" and players == 4
+    """Partnerships are the default in All Fives and Sniff with four players."""
+    return preset in ("all-fives", "sniff") and players == 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,7 +414,7 @@ class Rules:
     deal: Deal
     lead: LeadRule
     spinners: SpinnerMode
-    spinner_counts: bool
+    spinner_counts: SpinnerCounts
     boneyard_reserve: int
     settlement: SettlementMethod
     bonus_in_fives: bool

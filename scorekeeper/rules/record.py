@@ -33,12 +33,13 @@ from scorekeeper.rules.events import (
     is_whole,
 )
 from scorekeeper.rules.game import Game, Hand, Scored
-from scorekeeper.rules.house_rule import one_of
+from scorekeeper.rules.house_rule import OptionValue, one_of
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_problem
 from scorekeeper.rules.notes import referee_notes
+from scorekeeper.rules.options import HOUSE_RULES
 from scorekeeper.rules.reading import parse_event, parse_remaining, unknown_key
-from scorekeeper.rules.setup import MOST_PLAYERS, Setup
+from scorekeeper.rules.setup import MOST_PLAYERS, PARTNERS_PLAYERS, Setup
 from scorekeeper.rules.times import Times, parse_time, write_time
 
 FORMAT = "all-fives/1"
@@ -389,12 +390,19 @@ def _spell(play: Play) -> str:
     return f"{t.low}-{t.high}" if play.flipped else str(t)
 
 
-def write_record(game: Game, times: Times | None = None) -> dict[str, Any]:
+def write_record(
+    game: Game, times: Times | None = None, *, every_rule: bool = False
+) -> dict[str, Any]:
     """The ``all-fives/1`` record of ``game``: the setup and every event as entered, with
-    the ``times`` given for it (only those it has; none without ``times``)."""
+    the ``times`` given for it (only those it has; none without ``times``).
+
+    The setup is written as it was given (the house rules it named), or with ``every_rule``
+    naming every house rule and, with 4 players, ``partners``: what an export writes, so that
+    the record keeps its scores whatever a preset's defaults become (:func:`every_house_rule`).
+    """
     setup = game.setup
     names = setup.players
-    record = _write_setup(setup, times)
+    record = _write_setup(setup, times, every_rule)
     hands: list[dict[str, Any]] = []
     for index, event in enumerate(game.events):
         if isinstance(event, NewHand):
@@ -419,13 +427,44 @@ def write_record(game: Game, times: Times | None = None) -> dict[str, Any]:
     return record
 
 
-def _write_setup(setup: Setup, times: Times | None) -> dict[str, Any]:
+def every_house_rule(setup: Setup) -> dict[str, OptionValue]:
+    """Every house rule ``setup`` plays by, as a record names it (a target in fives with
+    ``units: fives``), in the registry's order.
+
+    An export names them all, the preset's defaults too: a record that leaves one out means
+    whatever the preset's default is where it is read, and a default may change (Totally
+    Fives' ``bonus_in_fives`` did), so a record naming them all keeps its scores anywhere.
+    """
+    rules = setup.rules
+    return {rule.name: rules.value(rule.name) for rule in HOUSE_RULES}
+
+
+def left_out(setup: Setup) -> list[tuple[str, OptionValue | bool]]:
+    """The house rules a record read into ``setup`` did not name, each with the value it
+    takes (its preset's default), in the registry's order; then ``partners`` when a game of
+    4 players left that out."""
+    rules = setup.rules
+    missing: list[tuple[str, OptionValue | bool]] = [
+        (rule.name, rules.value(rule.name))
+        for rule in HOUSE_RULES
+        if rule.name not in setup.options
+    ]
+    if len(setup.players) == PARTNERS_PLAYERS and setup.partners is None:
+        missing.append(("partners", setup.in_partnership))
+    return missing
+
+
+def _write_setup(setup: Setup, times: Times | None, every_rule: bool) -> dict[str, Any]:
     """A record's fields before its hands: the setup, and when the game began and ended."""
     record: dict[str, Any] = {"format": FORMAT, "preset": setup.preset}
-    if setup.options:
+    if every_rule:
+        record["options"] = every_house_rule(setup)
+    elif setup.options:
         record["options"] = dict(setup.options)
     record["players"] = list(setup.players)
-    if setup.partners is not None:
+    if every_rule and len(setup.players) == PARTNERS_PLAYERS:
+        record["partners"] = setup.in_partnership
+    elif setup.partners is not None:
         record["partners"] = setup.partners
     if times is not None and times.started is not None:
         record["started"] = write_time(times.started)

@@ -143,6 +143,12 @@ PRESET_TEXTS: dict[Preset, Message] = {
         "the hand collects the other sides' pips less their own, rounded to the nearest five "
         "and then divided by 5. Game to 200."
     ),
+    "sniff": say(
+        "All Fives' close relative: 7, 6 or 5 tiles, the first leader chosen by lot, the first "
+        "double a spinner whose ends count its number while nothing is played on them, and "
+        "the winner of the hand collects the other sides' pips less their own, rounded to the "
+        "nearest five and kept in points. Four players play in partnership. Game to 200."
+    ),
 }
 
 PARTNERS_TITLE = say("Partners")

@@ -35,6 +35,7 @@ from scorekeeper.rules.record import load_record, write_record
 from scorekeeper.rules.simulate import play_game, play_hand
 from scorekeeper.web.data import games
 from tests.support.server import LiveServer
+from tests.web.webtable import as_exported
 
 # -- the Content-Security-Policy, watched in every browser test --------------------------
 
@@ -130,9 +131,12 @@ def record(
 
 
 def import_game(page: Page, base: str, data: dict[str, Any]) -> str:
-    """Import ``data`` through the import page, as a user pasting it does; the game's URL."""
+    """Import ``data`` through the import page, as a user pasting it does; the game's URL.
+
+    ``data`` goes in as an export writes it, naming every house rule (a record that leaves
+    some out shows them first: ``tests/browser/test_import.py``)."""
     page.goto(base + "/games/import")
-    page.fill("textarea[name=text]", json.dumps(data))
+    page.fill("textarea[name=text]", json.dumps(as_exported(data)))
     page.click(".import-form button[type=submit]")
     page.wait_for_url(re.compile(r"/games/[A-Za-z0-9_-]{22}$"))
     return page.url.split("?")[0]
@@ -153,7 +157,8 @@ def post_import(page: Page, base: str, data: dict[str, Any]) -> str:
     assert form.ok and token is not None, f"no import form: {form.status}"
     response = page.request.post(
         base + "/games/import",
-        multipart={"csrf_token": token.group(1), "text": json.dumps(data)},
+        # taking: the house rules ``data`` leaves out take their values at once.
+        multipart={"csrf_token": token.group(1), "text": json.dumps(data), "taking": "1"},
     )
     assert response.ok and GAME_URL.search(response.url), (response.status, response.url)
     return response.url.split("?")[0]

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.browsing import GAME_URL, TablePage, upload_record
+from tests.browser.browsing import GAME_URL, TablePage, tap, upload_record
 from tests.support.server import LiveServer
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -21,6 +21,14 @@ def test_import_a_record_file_shows_the_replayed_scores(
     expected = json.loads((DATA / f"{name}.expected.json").read_text())
 
     upload_record(any_page, live_server.url, DATA / f"{name}.json")
+    # The record leaves the preset's house rules out: they are listed, with the values they
+    # will take, before anything is stored.
+    left_out = any_page.locator("[data-left-out]")
+    expect(left_out).to_be_visible()
+    expect(left_out.locator('[data-left-out-rule="spinners"]')).to_have_attribute(
+        "data-value", "first"
+    )
+    tap(any_page.get_by_role("button", name="Import with these house rules"))
 
     expect(any_page).to_have_url(GAME_URL)
     table = TablePage(any_page)

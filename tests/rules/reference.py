@@ -58,9 +58,11 @@ class _SpinnerInfo:
 class RefTable:
     """The table built play by play, straight from the rule text."""
 
-    def __init__(self, spinners: str, spinner_counts: bool) -> None:
+    def __init__(self, spinners: str, spinner_counts: str) -> None:
         if spinners not in ("first", "none", "all"):
             raise ValueError(spinners)
+        if spinner_counts not in ("yes", "no", "open-ends"):
+            raise ValueError(spinner_counts)
         self.mode = spinners
         self.spinner_counts = spinner_counts
         self.lead: _Piece | None = None
@@ -150,7 +152,7 @@ class RefTable:
 
     def _tip_pips(self, piece: _Piece) -> int:
         if piece.double:
-            if piece.spinner and not self.spinner_counts:
+            if piece.spinner and self.spinner_counts == "no":
                 return 0
             return 2 * piece.halves[0]
         return piece.shows
@@ -161,7 +163,7 @@ class RefTable:
             return 0
         if len(self.used) == 1:
             lead = self.lead
-            if lead.spinner and not self.spinner_counts:
+            if lead.spinner and self.spinner_counts == "no":
                 return 0
             return lead.halves[0] + lead.halves[1]
         total = 0
@@ -169,7 +171,9 @@ class RefTable:
             if branch.pieces:
                 total += self._tip_pips(branch.pieces[-1])
             elif branch.grows_from_spinner_end:
-                total += 0
+                # Section 6: an empty open end of a spinner adds its number with
+                # open-ends (Sniff), nothing otherwise.
+                total += branch.start if self.spinner_counts == "open-ends" else 0
             elif self.lead.double:
                 total += self._tip_pips(self.lead)
             else:
@@ -183,7 +187,7 @@ def fits_any_of(open_ends: dict[str, int], a: int, b: int) -> set[str]:
     return {name for name, n in open_ends.items() if n in (a, b)}
 
 
-def build(plays: Iterable[RefPlay], spinners: str, spinner_counts: bool) -> RefTable:
+def build(plays: Iterable[RefPlay], spinners: str, spinner_counts: str) -> RefTable:
     """A fresh table with ``plays`` placed in order."""
     table = RefTable(spinners, spinner_counts)
     for a, b, end in plays:
@@ -191,7 +195,7 @@ def build(plays: Iterable[RefPlay], spinners: str, spinner_counts: bool) -> RefT
     return table
 
 
-def count_of(plays: Sequence[RefPlay], spinners: str, spinner_counts: bool) -> int:
+def count_of(plays: Sequence[RefPlay], spinners: str, spinner_counts: str) -> int:
     """The count after ``plays``, recomputed from scratch."""
     return build(plays, spinners, spinner_counts).count()
 

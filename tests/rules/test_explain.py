@@ -138,6 +138,42 @@ def test_spinners_all_a_later_spinner_at_the_tip() -> None:
     )
 
 
+def test_open_ends_the_why_names_each_empty_end_it_counts() -> None:
+    # docs/rules.md section 6, pagat's Sniff example: 4-4, 6-4, 1-4 is 6 + 1 + 4 + 4 = 15.
+    moves: list[Move] = [("4-4", None), ("6-4", "W"), ("1-4", "E"), ("4-0", "N")]
+    found = steps(moves, {"spinner_counts": "open-ends"})
+    assert (
+        found[1]
+        == "W 6; E 4-4, the spinner at the tip, 8; total 14, not a multiple of five: no score"
+    )
+    assert found[2] == (
+        "W 6; E 1; N empty, an open end of the spinner 4-4, counts its number "
+        "(house rule spinner_counts: open-ends): 4; S empty, an open end of the spinner 4-4, "
+        "counts its number (house rule spinner_counts: open-ends): 4; "
+        "total 15, a multiple of five: +15"
+    )
+    # A tile on N: N counts its tile, S still the spinner's number.
+    assert found[3].startswith("W 6; E 1; N 0; S empty, an open end of the spinner 4-4")
+    game = alternate_game(moves[:3], {"spinner_counts": "open-ends"})
+    summary = english([explain(game, len(game.events) - 1).summary])[0]
+    assert summary == "Ann played 4-1 on E: W 6 + E 1 + N 4 + S 4 = 15, Ann +15."
+
+
+def test_open_ends_with_every_double_a_spinner_names_the_later_spinner() -> None:
+    moves: list[Move] = [("5-5", None), ("5-0", "W"), ("5-3", "E"), ("3-3", "E"), ("3-2", "E")]
+    last = steps(moves, {"spinners": "all", "spinner_counts": "open-ends"})[-1]
+    assert "3-3:N empty, an open end of the spinner 3-3, counts its number" in last
+    assert "N empty, an open end of the spinner 5-5, counts its number" in last
+    assert last.endswith("total 18, not a multiple of five: no score")
+
+
+def test_without_open_ends_an_empty_end_still_counts_nothing() -> None:
+    moves: list[Move] = [("4-4", None), ("6-4", "W"), ("1-4", "E")]
+    assert steps(moves)[-1] == (
+        "W 6; E 1; N empty, 0; S empty, 0; total 7, not a multiple of five: no score"
+    )
+
+
 # -- the play's summary and the compact line ------------------------------------------------
 
 

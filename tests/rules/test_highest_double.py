@@ -15,6 +15,7 @@ from scorekeeper.rules.record import load_record, write_record
 from scorekeeper.rules.sheet import score_sheet
 from scorekeeper.rules.tiles import tile
 from tests.rules.helpers import (
+    DUO,
     assert_refused,
     duo_blocked,
     duo_domino,
@@ -22,6 +23,7 @@ from tests.rules.helpers import (
     game_of,
     hand,
     play,
+    record,
     result_of,
 )
 
@@ -157,6 +159,47 @@ def test_a_leader_holding_a_higher_double_is_noted_too() -> None:
     notes = referee_notes(game_of(data), 1)
     assert [(n.action, str(n.tile)) for n in notes] == [("lead", "6-6")]
     assert str(notes[0].message).startswith("Event 1: Ann led 1-1 while holding 6-6")
+
+
+def test_a_higher_double_played_by_a_player_who_never_drew_is_noted_as_held() -> None:
+    # Ann leads 4-4; Bob, who draws nothing all hand, plays 6-6 at event 4: he held it at the
+    # lead. The hand is settled with a pip total only: the plays alone show it.
+    game = load_record((DATA / "hand_highest_double_played.json").read_bytes())
+    notes = referee_notes(game, 1)
+    assert [(n.action, game.players[n.player], str(n.tile), n.event) for n in notes] == [
+        ("lead", "Bob", "6-6", 1)
+    ]
+    assert str(notes[0].message) == (
+        "Event 1: Ann led 4-4, and at event 4 Bob, having drawn nothing, played 6-6, a higher "
+        "double held from the start; the highest double leads (house rule lead: highest-double)."
+    )
+    assert tuple(game.scores) == (5, 0)  # a note changes no score
+
+
+def _notes_of(events: list[dict[str, object]], remaining: dict[str, object]) -> list[str]:
+    """The referee notes of a one-hand game of Ann and Bob, five tiles each, highest double."""
+    data = record(DUO, [hand("Ann", events, remaining)], options={**DOUBLE, "deal": "five-each"})
+    return [str(note.message) for note in referee_notes(game_of(data), 1)]
+
+
+def test_a_played_higher_double_after_a_draw_is_not_noted() -> None:
+    # Bob draws before he plays 6-6: it may have come in that draw.
+    events = [play("Ann", "4-4"), play("Bob", "6-4", "W"), play("Ann", "4-1", "E")]
+    events += [{"player": "Bob", "draw": 1}, play("Bob", "6-6", "W"), play("Ann", "4-3", "N")]
+    events += [play("Bob", "6-2", "W"), play("Ann", "1-0", "E"), play("Bob", "4-0", "S")]
+    events += [play("Ann", "3-2", "N")]
+    assert _notes_of(events, {"Bob": 6}) == []
+
+
+def test_a_leader_who_plays_a_higher_double_later_is_noted_but_not_a_lower_double() -> None:
+    # Ann leads 4-4 and plays 6-6 at event 5 without drawing; Bob's 2-2 is lower than 4-4.
+    events = [play("Ann", "4-4"), play("Bob", "6-4", "W"), play("Ann", "4-1", "E")]
+    events += [play("Bob", "4-2", "N"), play("Ann", "6-6", "W"), play("Bob", "2-2", "N")]
+    events += [play("Ann", "6-3", "W"), play("Bob", "2-0", "N"), play("Ann", "1-0", "E")]
+    assert _notes_of(events, {"Bob": 6}) == [
+        "Event 1: Ann led 4-4, and at event 5, having drawn nothing, played 6-6, a higher double "
+        "held from the start; the highest double leads (house rule lead: highest-double)."
+    ]
 
 
 def test_the_sheet_says_how_each_leader_the_rules_left_open_was_chosen() -> None:

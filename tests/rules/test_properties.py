@@ -64,7 +64,7 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "deal": ("standard", "five-each", "seven-five"),
     "lead": ("lots", "draw-highest", "highest-double"),
     "spinners": ("first", "none", "all"),
-    "spinner_counts": ("yes", "no"),
+    "spinner_counts": ("yes", "no", "open-ends"),
     "settlement": ("deduct-own", "winner-collects"),
     "bonus_in_fives": ("yes", "no"),
     "win_check": ("end-of-hand", "immediate"),
@@ -77,15 +77,23 @@ VARIATION_CHOICES: dict[str, tuple[str | int | bool, ...]] = {
 # docs/rules.md sections 1, 1a, 2, 8 and 8a, written out again for the independent tally.
 SET_TOPS = {"double-six": 6, "double-nine": 9, "double-twelve": 12}
 """Section 1: each set holds every pair a-b with 0 <= a <= b <= its top number."""
-STANDARD_DEAL = {"all-fives": (9, 7, 5), "fives-up": (7, 5, 5), "totally-fives": (7, 5, 5)}
+STANDARD_DEAL = {
+    "all-fives": (9, 7, 5),
+    "fives-up": (7, 5, 5),
+    "totally-fives": (7, 5, 5),
+    "sniff": (7, 6, 5),
+}
 LARGER_DEAL = {"double-nine": (9, 7, 6), "double-twelve": (12, 11, 9)}
 """Section 1a: the standard deal with a larger set, for 2-4, 5-6 and 7-8 players."""
 PRESET_SETTLEMENT = {
     "all-fives": "deduct-own",
     "fives-up": "winner-collects",
     "totally-fives": "winner-collects",
+    "sniff": "winner-collects",
 }
-PRESET_BONUS = {"all-fives": "no", "fives-up": "yes", "totally-fives": "yes"}
+PRESET_BONUS = {"all-fives": "no", "fives-up": "yes", "totally-fives": "yes", "sniff": "no"}
+PRESET_SPINNER_COUNTS = {"sniff": "open-ends"}
+"""Sections 6 and 8d: Sniff counts the spinner's open ends; every other preset says yes."""
 
 
 # -- setups -------------------------------------------------------------------------------
@@ -122,7 +130,9 @@ def setups(draw: st.DrawFn) -> Setup:
         value = draw(st.none() | st.sampled_from(values))
         if value is not None:
             options[name] = value
-    partnered = partners if partners is not None else preset == "all-fives" and players == 4
+    partnered = (
+        partners if partners is not None else preset in ("all-fives", "sniff") and players == 4
+    )
     settlement = options.get("settlement", PRESET_SETTLEMENT[preset])
     if not partnered and settlement == "winner-collects" and draw(st.booleans()):
         options["blocked_tie"] = "split"
@@ -171,14 +181,16 @@ class Expected:
         self.split = options.get("blocked_tie") == "split"
         self.reserve = int(options.get("boneyard_reserve", 0))
         self.spinners = str(options.get("spinners", "first"))
-        self.spinner_counts = options.get("spinner_counts", "yes") == "yes"
+        self.spinner_counts = str(
+            options.get("spinner_counts", PRESET_SPINNER_COUNTS.get(preset, "yes"))
+        )
         self.settlement = str(options.get("settlement", PRESET_SETTLEMENT[preset]))
         self.bonus = options.get("bonus_in_fives", PRESET_BONUS[preset]) == "yes"
         self.immediate = options.get("win_check", "end-of-hand") == "immediate"
         self.highest_double = options.get("lead") == "highest-double"
         partnered = setup.partners
         if partnered is None:
-            partnered = preset == "all-fives" and n == 4
+            partnered = preset in ("all-fives", "sniff") and n == 4
         self.side_of = [seat % 2 if partnered else seat for seat in range(n)]
         self.sides = 2 if partnered else n
 
@@ -966,18 +978,27 @@ def test_a_refusal_names_its_rule_and_changes_nothing(setup: Setup, seed: int) -
 
 def test_reference_reproduces_the_worked_counts() -> None:
     """The reference model reproduces the worked counts of docs/rules.md section 6."""
-    assert count_of([(5, 5, None)], "first", True) == 10
-    assert count_of([(6, 6, None), (6, 3, "W")], "first", True) == 15
+    assert count_of([(5, 5, None)], "first", "yes") == 10
+    assert count_of([(6, 6, None), (6, 3, "W")], "first", "yes") == 15
     plays: list[RefPlay] = [(6, 6, None), (6, 3, "W"), (6, 1, "E")]
-    assert count_of(plays, "first", True) == 4
-    assert count_of([*plays, (6, 4, "N")], "first", True) == 8
-    assert count_of([*plays, (6, 4, "N"), (6, 2, "S")], "first", True) == 10
+    assert count_of(plays, "first", "yes") == 4
+    assert count_of([*plays, (6, 4, "N")], "first", "yes") == 8
+    assert count_of([*plays, (6, 4, "N"), (6, 2, "S")], "first", "yes") == 10
     line: list[RefPlay] = [(4, 2, None), (2, 2, "E")]
-    assert count_of(line, "first", True) == 8
-    assert count_of([*line, (2, 5, "E")], "first", True) == 9
-    assert count_of([*line, (2, 5, "E"), (2, 1, "N")], "first", True) == 10
-    assert count_of([(5, 5, None), (5, 0, "E")], "none", True) == 10
-    assert count_of([(5, 5, None)], "first", False) == 0
+    assert count_of(line, "first", "yes") == 8
+    assert count_of([*line, (2, 5, "E")], "first", "yes") == 9
+    assert count_of([*line, (2, 5, "E"), (2, 1, "N")], "first", "yes") == 10
+    assert count_of([(5, 5, None), (5, 0, "E")], "none", "yes") == 10
+    assert count_of([(5, 5, None)], "first", "no") == 0
+    # Section 6, open-ends (pagat's Sniff example): the empty ends of a spinner whose sides
+    # are both covered count its number; with every double a spinner, each spinner's do.
+    sniff: list[RefPlay] = [(4, 4, None), (6, 4, "W"), (1, 4, "E")]
+    assert count_of(sniff[:1], "first", "open-ends") == 8
+    assert count_of(sniff[:2], "first", "open-ends") == 14
+    assert count_of(sniff, "first", "open-ends") == 15
+    assert count_of([*sniff, (4, 0, "N")], "first", "open-ends") == 11
+    assert count_of([*sniff, (4, 0, "N"), (4, 2, "S")], "first", "open-ends") == 9
+    assert count_of(sniff, "first", "yes") == 7
     assert round_to_nearest_five(7) == 5
     assert [round_to_nearest_five(p) for p in (8, 12, 13, 2, 3)] == [10, 10, 15, 0, 5]
 

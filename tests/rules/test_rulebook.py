@@ -38,7 +38,10 @@ def test_presets_defaults_are_spelled_per_preset() -> None:
         "all-fives": "250 with 2 players, 200 with 3 players, 200 with 4 players",
         "fives-up": "100",
         "totally-fives": "200",
+        "sniff": "200",
     }
+    assert dict(by_name["spinner_counts"].preset_defaults)["sniff"] == "open-ends"
+    assert str(dict(by_name["partners"].preset_defaults)["sniff"]) == "yes with 4 players"
     assert dict(by_name["settlement"].preset_defaults)["fives-up"] == "winner-collects"
     assert dict(by_name["bonus_in_fives"].preset_defaults)["totally-fives"] == "yes"
     assert str(dict(by_name["partners"].preset_defaults)["all-fives"]) == "yes with 4 players"

@@ -173,7 +173,7 @@ PRESET_TABLE: dict[str, dict[str, Any]] = {
         "deal": "standard",
         "lead": "lots",
         "spinners": "first",
-        "spinner_counts": True,
+        "spinner_counts": "yes",
         "boneyard_reserve": 0,
         "settlement": "deduct-own",
         "win_check": "end-of-hand",
@@ -182,7 +182,7 @@ PRESET_TABLE: dict[str, dict[str, Any]] = {
         "deal": "standard",
         "lead": "draw-highest",
         "spinners": "first",
-        "spinner_counts": True,
+        "spinner_counts": "yes",
         "boneyard_reserve": 0,
         "settlement": "winner-collects",
         "bonus_in_fives": True,
@@ -193,10 +193,21 @@ PRESET_TABLE: dict[str, dict[str, Any]] = {
         "deal": "standard",
         "lead": "draw-highest",
         "spinners": "first",
-        "spinner_counts": True,
+        "spinner_counts": "yes",
         "boneyard_reserve": 0,
         "settlement": "winner-collects",
         "bonus_in_fives": True,
+        "target": 200,
+        "win_check": "end-of-hand",
+    },
+    "sniff": {
+        "deal": "standard",
+        "lead": "lots",
+        "spinners": "first",
+        "spinner_counts": "open-ends",
+        "boneyard_reserve": 0,
+        "settlement": "winner-collects",
+        "bonus_in_fives": False,
         "target": 200,
         "win_check": "end-of-hand",
     },
@@ -230,7 +241,7 @@ def test_house_rules_override_the_preset() -> None:
     }
     rules = Setup.create(NAMES[:2], "all-fives", options).rules
     assert (rules.deal, rules.lead, rules.spinners) == ("five-each", "draw-highest", "all")
-    assert (rules.spinner_counts, rules.boneyard_reserve) == (False, 3)
+    assert (rules.spinner_counts, rules.boneyard_reserve) == ("no", 3)
     assert (rules.settlement, rules.bonus_in_fives) == ("winner-collects", True)
     assert (rules.target, rules.win_check) == (55, "immediate")
 
@@ -318,3 +329,33 @@ def test_partners_score_for_their_team() -> None:
     assert game.scores == [10, 10]
     assert game.side_of(0) == game.side_of(2) == 0
     assert game.side_of(1) == game.side_of(3) == 1
+
+
+def test_sniff_deals_seven_six_five_and_plays_partners_with_four() -> None:
+    # docs/rules.md sections 2 and 8d.
+    assert [Setup.create(NAMES[:n], "sniff").rules.hand_size for n in (2, 3, 4)] == [7, 6, 5]
+    four = Setup.create(NAMES[:4], "sniff")
+    assert [four.side_of(seat) for seat in range(4)] == [0, 1, 0, 1]
+    assert Setup.create(NAMES[:4], "sniff", partners=False).side_of(3) == 3
+
+
+@pytest.mark.parametrize("preset", ["all-fives", "fives-up", "totally-fives"])
+def test_open_ends_goes_with_any_preset(preset: str) -> None:
+    rules = Setup.create(NAMES[:2], preset, {"spinner_counts": "open-ends"}).rules
+    assert rules.spinner_counts == "open-ends"
+
+
+@pytest.mark.parametrize("value", ["open", "sniff", 1, None, "Open-Ends"])
+def test_an_unknown_spinner_counts_is_refused_with_record(value: object) -> None:
+    with pytest.raises(MalformedInput) as caught:
+        Setup.create(NAMES[:2], "sniff", {"spinner_counts": value})
+    assert caught.value.rule == "record"
+    assert "yes, no, open-ends" in str(caught.value.said)
+
+
+def test_spinner_counts_as_a_json_boolean_still_reads_as_before() -> None:
+    # Records written while spinner_counts took only yes/no may spell it true/false.
+    assert (
+        Setup.create(NAMES[:2], "all-fives", {"spinner_counts": False}).rules.spinner_counts == "no"
+    )
+    assert Setup.create(NAMES[:2], "sniff", {"spinner_counts": True}).rules.spinner_counts == "yes"

@@ -131,7 +131,7 @@ def import_game(port: int, game: Game) -> str:
     boundary = "scorekeeperboundary"
     body = (
         f'--{boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\n'.encode()
-        + json.dumps(write_record(game)).encode()
+        + json.dumps(write_record(game, every_rule=True)).encode()
         + f"\r\n--{boundary}--\r\n".encode()
     )
     content = f"multipart/form-data; boundary={boundary}"

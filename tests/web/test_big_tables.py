@@ -33,7 +33,21 @@ from tests.web.test_clubs import (
 )
 from tests.web.test_paper import sheet_rows
 from tests.web.webforms import Form, form_for
-from tests.web.webtable import Table, import_record, key_in, new_game, side_scores
+from tests.web.webtable import (
+    Table,
+    as_exported,
+    import_record,
+    key_in,
+    new_game,
+    side_scores,
+)
+
+
+def named_as_exported(players: list[str], options: dict[str, str]) -> dict[str, object]:
+    """Every house rule as an export names it, in an all-fives game with ``options``."""
+    header = {"format": "all-fives/1", "options": options, "players": players, "hands": []}
+    return dict(as_exported(header)["options"])
+
 
 EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
@@ -82,7 +96,7 @@ def test_eight_players_with_double_twelve_start_from_the_form_without_javascript
     table = new_game(client, EIGHT, set="double-twelve")
     record = exported(client, table)
     assert record["players"] == EIGHT
-    assert record["options"] == {"set": "double-twelve"}
+    assert record["options"] == named_as_exported(EIGHT, {"set": "double-twelve"})
     assert list(side_scores(table.page())) == EIGHT
     # Hal, in seat 8, can be chosen to lead: the lead takes seats up to the eighth.
     led = table.post("lead", {"how": "seat", "leader": "7"})
@@ -98,7 +112,7 @@ def test_six_players_with_double_nine_start_with_htmx(client):
     table = Table(client, key_in(response.headers["HX-Redirect"].split("?")[0]))
     record = exported(client, table)
     assert record["players"] == EIGHT[:6]
-    assert record["options"] == {"set": "double-nine"}
+    assert record["options"] == named_as_exported(EIGHT[:6], {"set": "double-nine"})
     assert "partners" not in record
     # Six players with a double-nine set hold 7 tiles each (docs/rules.md 1a).
     table.post("lead", {"how": "seat", "leader": "0"})

@@ -29,7 +29,7 @@ from scorekeeper.web.clubs.batch import BatchProblem, read_batch
 from scorekeeper.web.data.database import db
 from scorekeeper.web.data.models import GameRow
 from tests.web.webforms import form_for, read_forms
-from tests.web.webtable import new_game, without_times
+from tests.web.webtable import as_exported, new_game, without_times
 
 KEY = r"[A-Za-z0-9_-]{22}"
 NEW_GAME = {
@@ -412,7 +412,7 @@ def test_export_imports_back_into_a_new_club_unchanged(client: FlaskClient):
     lines = exported.get_data(as_text=True)
     roster, *games = [json.loads(line) for line in lines.splitlines()]
     assert roster == {"format": "all-fives-club/1", "roster": ["Ann", "Bob", "Cy", "Di"]}
-    assert [without_times(game) for game in games] == records
+    assert [without_times(game) for game in games] == [as_exported(r) for r in records]
     other = new_club(client, "Another")
     assert import_into(client, other, lines).status_code == 303
     assert client.get(f"{other}/games.jsonl").get_data(as_text=True) == lines

@@ -23,7 +23,7 @@ from scorekeeper.web.data.models import GameRow
 from tests.web.test_clubs import NEW_GAME, import_into, new_club, stats_on, watch_link
 from tests.web.test_paper import domino_hand, domino_record, get, sheet_rows, text_of
 from tests.web.webforms import read_forms
-from tests.web.webtable import Table, import_record, new_game
+from tests.web.webtable import Table, as_exported, import_record, new_game
 
 REASON = "drew while able to play"
 
@@ -309,7 +309,9 @@ def test_a_new_game_and_a_clubs_defaults_offer_muggins(client):
     assert form.values["muggins"] == "no"
     table = new_game(client, ["Ann", "Bob"], muggins="yes")
     record = json.loads(client.get(f"{table.url}/record.json").get_data())
-    assert record["options"] == {"muggins": "yes"}
+    header = {"format": "all-fives/1", "options": {"muggins": "yes"}, "players": ["Ann", "Bob"]}
+    assert record["options"] == as_exported({**header, "hands": []})["options"]
+    assert record["options"]["muggins"] == "yes"
     assert 'data-value="yes"' in re.search(
         r'<li id="house-muggins".*?</li>', get(client, f"{table.url}/rules"), re.S
     ).group(0)

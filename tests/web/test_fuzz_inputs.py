@@ -322,7 +322,8 @@ def test_importing_any_record_is_no_5xx_and_a_refused_one_stores_nothing(
             content_type="application/x-www-form-urlencoded",
         )
     assert_answered(response)
-    if response.status_code >= 400:
+    if response.status_code >= 400 or response.status_code == 200:
+        # Refused, or the house rules it leaves out listed for the table to confirm.
         assert fingerprint(app) == before, (record, response.status_code)
     else:
         assert response.status_code == 303

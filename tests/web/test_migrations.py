@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import re
 import secrets
@@ -13,12 +15,13 @@ from flask import Flask
 from sqlalchemy import text
 
 from app import create_app
-from scorekeeper.rules.record import load_record, replay
+from scorekeeper.rules.record import load_record, replay, write_record
 from scorekeeper.rules.stored import stored_event
+from scorekeeper.web.data.clubs import fingerprint
 from scorekeeper.web.data.database import db
 from tests.web.database import OTHER_DATABASE, app_settings, database_uri, empty
 from tests.web.webforms import form_for
-from tests.web.webtable import Table, new_game, side_scores
+from tests.web.webtable import Table, as_exported, new_game, side_scores
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 BEFORE_KEYS = "a92279f79972"
@@ -291,7 +294,7 @@ def test_totally_fives_games_stored_before_bonus_in_fives_keep_their_scores(tmp_
     assert side_scores(Table(client, chose_no).page()) == kept
     assert side_scores(Table(client, chose_yes).page()) == {"Ann": 41, "Bob": 15, "Cy": 10}
     exported = client.get(f"/games/{by_default}/record.json").get_json()
-    assert exported["options"] == {"bonus_in_fives": "no"}
+    assert exported["options"]["bonus_in_fives"] == "no"
     output, legal = replay(json.dumps(exported))
     assert legal and output["scores"] == kept
     club_form = client.get(f"/clubs/{clubs[0]}/new").get_data(as_text=True)
@@ -312,5 +315,65 @@ def test_totally_fives_games_stored_before_bonus_in_fives_keep_their_scores(tmp_
             {"target": 200},
         ]
         assert _club_defaults(clubs) == after_clubs
+        db.session.remove()
+        db.engine.dispose()
+
+
+BEFORE_FULL_FINGERPRINTS = "0394bad6dbdb"
+"""The schema whose club fingerprints hashed a record naming only the setup's house rules."""
+
+
+def test_club_fingerprints_stored_before_name_every_house_rule(tmp_path: Path):
+    app = _app_on(tmp_path)
+    record = json.loads(COLLECTS_28.read_text())
+    game = load_record(json.dumps(record))
+    events = [stored_event(event) for event in game.events]
+    old_print = hashlib.sha256(
+        json.dumps(write_record(game), sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
+    with app.app_context():
+        if OTHER_DATABASE:
+            empty(db.engine)
+        flask_migrate.upgrade(revision=BEFORE_FULL_FINGERPRINTS)
+        club = _stored_club(None)
+        key = _stored_game("totally-fives", {"bonus_in_fives": "no"}, events)
+        db.session.execute(
+            text(
+                "UPDATE game SET club_id = (SELECT id FROM club WHERE edit_key = :club),"
+                " fingerprint = :print WHERE edit_key = :key"
+            ),
+            {"club": club, "print": old_print, "key": key},
+        )
+        loose = _stored_game("totally-fives", {}, events)  # in no club: no fingerprint
+        db.session.commit()
+        db.session.remove()
+        flask_migrate.upgrade()
+        prints = dict(db.session.execute(text("SELECT edit_key, fingerprint FROM game")).all())
+        db.session.remove()
+
+    named = {**record, "options": {"bonus_in_fives": "no"}}
+    assert prints[key] == fingerprint(load_record(json.dumps(named))) != old_print
+    assert prints[loose] is None
+    # The same game imported again into the club, its house rules named or not, is refused.
+    client = app.test_client()
+    for again in (named, as_exported(named)):
+        body = (json.dumps(again) + "\n").encode()
+        refused = client.post(
+            f"/clubs/{club}/import",
+            data={"records": (io.BytesIO(body), "games.jsonl")},
+            content_type="multipart/form-data",
+        )
+        assert refused.status_code == 422
+        assert "it is in the club already" in refused.get_data(as_text=True)
+
+    with app.app_context():
+        flask_migrate.downgrade(revision=BEFORE_FULL_FINGERPRINTS)
+        back = db.session.execute(
+            text("SELECT fingerprint FROM game WHERE edit_key = :key"), {"key": key}
+        ).scalar_one()
+        # As the older code computes it for the game as stored now (bonus_in_fives named).
+        as_before = write_record(load_record(json.dumps(named)))
+        text_before = json.dumps(as_before, sort_keys=True, separators=(",", ":"))
+        assert back == hashlib.sha256(text_before.encode()).hexdigest()
         db.session.remove()
         db.engine.dispose()

@@ -7,7 +7,7 @@ import re
 
 from scorekeeper.rules.options import HOUSE_RULES, SEED_RULES, VARIATIONS
 from tests.web.webforms import form_for
-from tests.web.webtable import new_game
+from tests.web.webtable import as_exported, new_game
 
 
 def exported(client, table) -> dict:
@@ -84,13 +84,16 @@ def test_four_players_without_partners(client):
 
 def test_changed_house_rules_are_stored_as_options(client):
     table = new_game(client, ["Ann", "Bob"], spinners="none", target="150")
-    assert exported(client, table)["options"] == {"spinners": "none", "target": 150}
+    record = {"format": "all-fives/1", "options": {"spinners": "none", "target": 150}}
+    whole = as_exported({**record, "players": ["Ann", "Bob"], "hands": []})
+    assert exported(client, table)["options"] == whole["options"]
+    assert (whole["options"]["spinners"], whole["options"]["target"]) == ("none", 150)
 
 
 def test_defaults_follow_the_number_of_players(client):
     # The form was filled for 2 players (target 250); with 3 All Fives plays to 200.
     table = new_game(client, ["Ann", "Bob", "Cy"])
-    assert "options" not in exported(client, table)
+    assert exported(client, table)["options"]["target"] == 200
     assert "to 200" in table.page()
 
 

@@ -20,7 +20,7 @@ from werkzeug.test import TestResponse
 from scorekeeper.rules import ALL_TILES, HOUSE_RULES, PRESETS, RULE_IDS, Game, Setup
 from scorekeeper.rules.record import write_record
 from scorekeeper.rules.simulate import play_game
-from tests.web.webtable import NO_KEY, key_in
+from tests.web.webtable import NO_KEY, key_in, take_left_out
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 
@@ -55,6 +55,7 @@ def import_record(client: FlaskClient, record: dict[str, Any]) -> Imported:
         data={"record": (body, "game.json")},
         content_type="multipart/form-data",
     )
+    response = take_left_out(client, response)
     assert response.status_code == 303, response.get_data(as_text=True)
     return Imported(client, key_in(response.headers["Location"]))
 

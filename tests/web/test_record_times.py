@@ -23,7 +23,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.web.data import games
 from scorekeeper.web.data.models import now
-from tests.web.webtable import LEGAL, import_record, started, without_times
+from tests.web.webtable import LEGAL, as_exported, import_record, started, without_times
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 KEY = r"[A-Za-z0-9_-]{22}"
@@ -81,7 +81,7 @@ def won_record() -> dict[str, Any]:
 def test_an_import_keeps_the_times_and_the_export_gives_them_back(client: FlaskClient):
     record = won_record()
     table = import_record(client, record)
-    assert exported(client, table.url) == {**record, "preset": "all-fives"}
+    assert exported(client, table.url) == as_exported(record)
 
 
 def test_an_offset_is_kept_as_the_same_instant(client: FlaskClient):
@@ -92,7 +92,7 @@ def test_an_offset_is_kept_as_the_same_instant(client: FlaskClient):
     assert record["hands"][0]["events"][0]["at"] == "2025-03-14T18:30:52Z"
     record["hands"][0]["events"][0]["at"] = "2025-03-14T18:31:52Z"
     table = import_record(client, shifted)
-    assert exported(client, table.url) == {**record, "preset": "all-fives"}
+    assert exported(client, table.url) == as_exported(record)
 
 
 def test_the_log_the_sheet_and_my_games_show_when_it_was_played(client: FlaskClient):
@@ -119,7 +119,7 @@ def test_a_record_without_times_is_played_when_imported(client: FlaskClient):
     for moment in moments:
         stored = datetime.fromisoformat(moment).astimezone(UTC).replace(tzinfo=None)
         assert before <= stored <= after
-    assert without_times(record) == {**corpus(WON), "preset": "all-fives"}
+    assert without_times(record) == as_exported(corpus(WON))
 
 
 def test_what_a_record_leaves_out_is_taken_from_the_time_before(client: FlaskClient):

@@ -12,7 +12,7 @@ from scorekeeper.rules.record import write_record
 from scorekeeper.rules.simulate import play_game
 from scorekeeper.web.site.cli import replay_command
 from tests.web.hands import finished_hand, unsettled
-from tests.web.webtable import LEGAL, import_record, side_scores, without_times
+from tests.web.webtable import LEGAL, as_exported, import_record, side_scores, without_times
 
 
 def simulated(seed: int = 1) -> dict:
@@ -33,7 +33,7 @@ def test_import_a_legal_record_creates_the_game(client):
 
 
 def test_import_by_pasting_the_text(client):
-    response = client.post("/games/import", data={"text": json.dumps(LEGAL)})
+    response = client.post("/games/import", data={"text": json.dumps(as_exported(LEGAL))})
     assert response.status_code == 303
     assert response.headers["Location"].startswith("/games/")
 
@@ -73,7 +73,7 @@ def test_export_downloads_the_record(client):
     assert response.mimetype == "application/json"
     assert "attachment" in response.headers["Content-Disposition"]
     exported = response.get_json()
-    assert without_times(exported) == LEGAL | {"preset": "all-fives"}
+    assert without_times(exported) == as_exported(LEGAL)
     assert "started" in exported and "finished" not in exported  # not over yet
     assert all("at" in event for event in exported["hands"][0]["events"])
 

@@ -133,7 +133,10 @@ def test_rematch_of_a_draw_for_lead_game_opens_the_draw(app: Flask, client: Flas
     assert location.endswith("?lead=draw")
     new = stored(app, key_in(location))
     assert new.game.events == [] and new.game.phase == "lead"
-    assert new.row.options == old.row.options == {"boneyard_reserve": 4, "target": 20}
+    # The import named every house rule the record left out, as its page offered them.
+    assert new.row.options == old.row.options
+    assert (new.row.options["boneyard_reserve"], new.row.options["target"]) == (4, 20)
+    assert new.row.options["lead"] == "draw-highest"
     assert new.row.partners is True and new.row.preset == "fives-up"
     page = client.get(location).get_data(as_text=True)
     assert '<details class="draw-for-lead" open>' in page
@@ -177,7 +180,8 @@ def test_rematch_needs_the_pages_token_and_counts_as_a_new_game(
     app, client = guarded
     form = form_for(client.get("/games/import").get_data(as_text=True), "/games/import")
     text = json.dumps(record("hand_immediate_win"))
-    imported = client.post("/games/import", data=form.data(text=text))  # new game 1 of 3
+    # taking: the house rules the record leaves out take their values at once (one request).
+    imported = client.post("/games/import", data=form.data(text=text, taking="1"))  # 1 of 3
     assert imported.status_code == 303
     table = Table(client, key_in(imported.headers["Location"]))
     games = game_count(app)

@@ -10,7 +10,7 @@ from scorekeeper.rules import Setup
 from scorekeeper.rules.record import write_record
 from scorekeeper.rules.simulate import play_game
 from tests.web.webforms import form_for
-from tests.web.webtable import key_in, new_game
+from tests.web.webtable import as_exported, key_in, new_game
 
 
 def exported(client, table) -> dict:
@@ -43,7 +43,9 @@ def test_each_variation_starts_a_game_that_records_it(client):
     ]
     for fields, options in cases:
         table = new_game(client, ["Ann", "Bob", "Cy"], preset="totally-fives", **fields)
-        assert exported(client, table)["options"] == options, fields
+        record = {"format": "all-fives/1", "preset": "totally-fives", "options": options}
+        whole = as_exported({**record, "players": ["Ann", "Bob", "Cy"], "hands": []})
+        assert exported(client, table)["options"] == whole["options"], fields
 
 
 def test_switching_to_fives_offers_61_and_switching_back_the_presets_points(client):
@@ -63,7 +65,8 @@ def test_switching_to_fives_offers_61_and_switching_back_the_presets_points(clie
 
 def test_without_javascript_fives_with_the_points_target_left_starts_to_61(client):
     table = new_game(client, ["Ann", "Bob"], units="fives")
-    assert exported(client, table)["options"] == {"units": "fives", "target": 61}
+    options = exported(client, table)["options"]
+    assert (options["units"], options["target"]) == ("fives", 61)
     page = table.page()
     assert "to 61" in page and 'data-unit="fives"' in page
 
@@ -115,7 +118,7 @@ def _won_on_61() -> str:
     )
     game = play_game(setup, random.Random(2))
     assert game.scores == [61, 57] and game.winner == 0
-    return json.dumps(write_record(game))
+    return json.dumps(write_record(game, every_rule=True))
 
 
 def test_a_game_in_fives_won_on_exactly_61(client):

@@ -10,6 +10,8 @@ from typing import Any
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from scorekeeper.rules.game import Setup
+from scorekeeper.rules.options import HOUSE_RULES
 from tests.web.webforms import form_for
 
 LEGAL = {
@@ -50,6 +52,23 @@ def without_times(record: dict[str, Any]) -> dict[str, Any]:
                 ]
         bare["hands"].append(untimed)
     return bare
+
+
+def as_exported(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` as an export writes it: the preset named, every house rule named (those
+    the record leaves out with its preset's value, read from the registry) and, with 4
+    players, ``partners``. Yes/no options the record spells as JSON booleans are words."""
+    preset = record.get("preset", "all-fives")
+    players = record["players"]
+    setup = Setup.create(players, preset, record.get("options", {}), record.get("partners"))
+    written: dict[str, Any] = {"format": record["format"], "preset": preset}
+    written["options"] = {rule.name: setup.rules.value(rule.name) for rule in HOUSE_RULES}
+    written["players"] = players
+    if len(players) == 4:
+        written["partners"] = setup.in_partnership
+    rest = {key: value for key, value in record.items() if key not in written}
+    rest.pop("partners", None)
+    return written | rest
 
 
 NO_KEY = "No-such-game-key-here0"
@@ -176,5 +195,18 @@ def import_record(client: FlaskClient, record: dict[str, Any]) -> Table:
         data={"record": (io.BytesIO(body), "game.json")},
         content_type="multipart/form-data",
     )
+    response = take_left_out(client, response)
     assert response.status_code == 303, response.get_data(as_text=True)
     return Table(client, key_in(response.headers["Location"]))
+
+
+def take_left_out(client: FlaskClient, response: TestResponse, **chosen: str) -> TestResponse:
+    """After an import of a record that leaves house rules out, the page that lists them:
+    import from it with the values it offers, or those ``chosen`` (``take-<rule>`` fields
+    by rule name); any other answer as it is."""
+    page = response.get_data(as_text=True)
+    if response.status_code != 200 or "data-left-out" not in page:
+        return response
+    form = form_for(page, "/games/import")
+    taken = {f"take-{name}": value for name, value in chosen.items()}
+    return client.post("/games/import", data=form.data(**taken))

@@ -38,7 +38,7 @@ def _spinner_word(layout: Layout, placed: Placed) -> Message:
 
 
 def _not_counted(layout: Layout, placed: Placed) -> bool:
-    return placed.spinner and not layout.spinner_counts
+    return placed.spinner and layout.spinner_counts == "no"
 
 
 def play_steps(layout: Layout, count: int, points: int) -> tuple[Message, ...]:
@@ -76,8 +76,22 @@ def play_steps(layout: Layout, count: int, points: int) -> tuple[Message, ...]:
     return tuple(steps)
 
 
+def _spinner_of_end(layout: Layout, name: str) -> str:
+    """The spinner whose end ``name`` is, as a tile: "4-4"."""
+    return next(str(s.tile) for s in layout.spinners if name in s.ends)
+
+
 def _end_step(layout: Layout, name: str, tip: Placed | None, value: int) -> Message:
     if tip is None:
+        if value:
+            return say(
+                "%(end)s empty, an open end of the spinner %(tile)s, counts its number "
+                "(%(rule)s): %(value)s",
+                end=name,
+                tile=_spinner_of_end(layout, name),
+                rule=house("spinner_counts", "open-ends"),
+                value=value,
+            )
         return say("%(end)s empty, %(value)s", end=name, value=value)
     if not tip.tile.is_double:
         return say("%(end)s %(value)s", end=name, value=value)
@@ -119,7 +133,8 @@ def compact_parts(layout: Layout) -> Message:
         _, lead, value = shares[0]
         assert lead is not None
         return say("%(tile)s alone = %(value)s", tile=str(lead.tile), value=value)
-    parts = " + ".join(f"{name} {value}" for name, tip, value in shares if tip is not None)
+    # An empty spinner end is named only when it counts (spinner_counts: open-ends).
+    parts = " + ".join(f"{name} {value}" for name, tip, value in shares if tip is not None or value)
     return say("%(ends)s = %(count)s", ends=parts, count=layout.count())
 
 

@@ -148,5 +148,7 @@ def club_records(club: ClubRow, rows: Sequence[GameRow], roster: Sequence[ClubPl
     lines = [_line(heading)]
     for row in oldest_first(rows):
         found = games.replay_rows(row)
-        lines.append(_line(write_record(found.game, games.record_times(row, found))))
+        lines.append(
+            _line(write_record(found.game, games.record_times(row, found), every_rule=True))
+        )
     return "".join(lines)

@@ -182,8 +182,11 @@ class AlreadyImported(Exception):
 
 
 def fingerprint(game: Game) -> str:
-    """The SHA-256 of ``game``'s record, written canonically (sorted keys, no spaces)."""
-    text = json.dumps(write_record(game), sort_keys=True, separators=(",", ":"))
+    """The SHA-256 of ``game``'s record, written canonically (sorted keys, no spaces) and
+    naming every house rule: a record that leaves a house rule out and one that names its
+    value are the same game, and a later change of a preset's default changes no
+    fingerprint. (Migration 5c1e9a7d3b20 rewrote the fingerprints stored before.)"""
+    text = json.dumps(write_record(game, every_rule=True), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

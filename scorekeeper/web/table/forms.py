@@ -347,3 +347,6 @@ class ImportForm(SiteForm):
 
     record = FileField(_l("Record file (.json)"))
     text = TextAreaField(_l("Or paste the record"))
+    taking = HiddenField()
+    """Set by the page that showed the house rules the record leaves out: import with the
+    values chosen there (each ``take-<rule>``)."""
