@@ -210,8 +210,9 @@ BASIC_RULES: tuple[BasicRule, ...] = (
         say(
             "A player with no tile that fits an open end draws from the boneyard, one tile at "
             "a time, until one fits, and plays that tile at once. When the boneyard runs out "
-            "first (or only the tiles kept back by house rule boneyard_reserve are left), the "
-            "player passes."
+            "first (or only the tiles kept back by house rule %(reserve)s are left), the "
+            "player passes.",
+            reserve="boneyard_reserve",
         ),
         say(
             "The ends show 6 and 3 and Bob holds 5-1 and 4-2. He draws 2-0, which does not "
