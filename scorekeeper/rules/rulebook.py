@@ -178,8 +178,9 @@ BASIC_RULES: tuple[BasicRule, ...] = (
         say("The spinner: sides first, then ends"),
         say(
             "The first double laid is the spinner (house rule spinners can change which doubles "
-            "are). Four tiles can go against it: the first two on its sides, which carry the "
-            "line on, and only then two more on its ends, which open the new arms N and S. "
+            "are, and spinner_counts what a spinner counts). Four tiles can go against it: the "
+            "first two on its sides, which carry the line on, and only then two more on its "
+            "ends, which open the new arms N and S. "
             "While fewer than two sides are covered, the spinner counts both its halves at the "
             "tip; once both sides are covered it counts nothing itself, and an arm that has "
             "opened but holds no tile counts nothing either."
