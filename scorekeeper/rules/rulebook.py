@@ -311,7 +311,8 @@ SETTLEMENT_RULES: dict[Preset, BasicRule] = {
         ),
         say(
             "Ann dominoes; Bob holds 14 pips and Cy 9. 14 + 9 = 23, rounded to 25, divided by "
-            "5: Ann scores 5."
+            "5: Ann scores 5. In a blocked hand where Ann holds 20, Bob 14 and Cy 3, Cy wins "
+            "it: 20 + 14 - 3 = 31, rounded to 30, divided by 5: Cy scores 6."
         ),
     ),
 }

@@ -158,8 +158,9 @@ def test_the_settlement_examples_are_what_the_referee_settles() -> None:
     # The blocked hand's example: 13 - 4 = 9 -> 10 -> 2; a tie for fewest: nobody collects.
     assert collected("fives-up", DUO, {0: 4, 1: 13}, None) == [2, 0]
     assert collected("fives-up", DUO, {0: 4, 1: 4}, None) == [0, 0]
-    # Totally Fives: 14 + 9 = 23 -> 25 -> 5.
+    # Totally Fives: 14 + 9 = 23 -> 25 -> 5; blocked, Cy on 3: 20 + 14 - 3 = 31 -> 30 -> 6.
     assert collected("totally-fives", trio, {1: 14, 2: 9}, 0) == [5, 0, 0]
+    assert collected("totally-fives", trio, {0: 20, 1: 14, 2: 3}, None) == [0, 0, 6]
 
 
 def test_the_blocked_tie_example_is_divided_where_the_preset_divides() -> None:
