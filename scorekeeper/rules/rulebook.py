@@ -211,9 +211,7 @@ BASIC_RULES: tuple[BasicRule, ...] = (
         say(
             "A player with no tile that fits an open end draws from the boneyard, one tile at "
             "a time, until one fits, and plays that tile at once. When the boneyard runs out "
-            "first (or only the tiles kept back by house rule %(reserve)s are left), the "
-            "player passes.",
-            reserve="boneyard_reserve",
+            "first (or holds only the tiles a house rule keeps in reserve), the player passes."
         ),
         say(
             "The ends show 6 and 3 and Bob holds 5-1 and 4-2. He draws 2-0, which does not "
