@@ -355,7 +355,8 @@ VARIATIONS: tuple[HouseRule, ...] = (
         },
         example=say(
             "Three players, blocked: Ann holds 4 pips, Bob 4, Cy 17. Ann and Bob tie for "
-            "fewest and share Cy's 17: each scores 17 / 2 = 8.5, rounded to 10."
+            "fewest and share Cy's 17: each gets 17 / 2 = 8.5, rounded to 10, and scores 10, "
+            "or 2 where the amount is divided by 5 (as in Fives-Up and Totally Fives)."
         ),
     ),
     HouseRule(
@@ -374,7 +375,7 @@ VARIATIONS: tuple[HouseRule, ...] = (
         example=say(
             "Ann plays and the ends count 15, but she calls 10: her side scores nothing. Bob "
             'cries "Muggins!" before anything else is entered, and his side scores the 15. '
-            "Had Cy played first, the 15 would be lost."
+            "Had Bob played or drawn before crying it, the 15 would have been lost."
         ),
     ),
 )

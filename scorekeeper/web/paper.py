@@ -24,7 +24,7 @@ from scorekeeper.rules.explain import Explanation, explain_all, explain_hand, ha
 from scorekeeper.rules.messages import Message
 from scorekeeper.rules.notes import Note, referee_notes
 from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, PRESETS
-from scorekeeper.rules.rulebook import rulebook
+from scorekeeper.rules.rulebook import basics_of, linked_titles, refusal_anchor, rulebook
 from scorekeeper.rules.setup import MOST_PLAYERS
 from scorekeeper.rules.sheet import (
     Sheet,
@@ -247,9 +247,34 @@ _NOTES: Derived[Hand, list[Note]] = Derived(NOTES_KEPT)
 @bp.app_template_global()
 def rule_url(rule: str, door: Door | None = None) -> str:
     """Where a rule id is explained: the game's rules page, or the general one."""
+    anchor = refusal_anchor(rule)
     if door is None:
-        return url_for("paper.rules", _anchor=f"rule-{rule}")
-    return game_url("paper.game_rules", door, _anchor=f"rule-{rule}")
+        return url_for("paper.rules", _anchor=anchor)
+    return game_url("paper.game_rules", door, _anchor=anchor)
+
+
+_LINKED = linked_titles()
+
+
+@bp.app_template_global()
+def why_rules(game: Game, explanation: Explanation) -> list[tuple[str, Said]]:
+    """The rules a log entry is about, for its Why? to link to on the game's rules page:
+    (anchor, title) of the count and the spinner for a play, of the settlement of the game's
+    preset for a settlement, of winning for the entry that decided the game (docs/rules.md 10)."""
+    event = game.events[explanation.index]
+    hand = game.hands[explanation.hand - 1] if explanation.hand <= len(game.hands) else None
+    double = isinstance(event, Play) and event.tile.is_double
+    end = event.end if isinstance(event, Play) else None
+    on_arm = end is not None and (end in ("N", "S") or ":" in end)
+    anchors = basics_of(
+        explanation.kind,
+        game.rules.preset,
+        double=double,
+        spinner_end=on_arm or (double and game.rules.spinners != "none"),
+        blocked=hand is not None and hand.result == "blocked",
+        decided=explanation.winner is not None,
+    )
+    return [(anchor, _LINKED[anchor]) for anchor in anchors]
 
 
 WHOLE_LOG = "all"

@@ -6,6 +6,18 @@ from scorekeeper.rules.errors import RULE_IDS
 from scorekeeper.rules.game import Setup
 from scorekeeper.rules.options import HOUSE_RULES, PRESETS
 from scorekeeper.rules.rulebook import rule_anchor, rulebook
+from scorekeeper.rules.settlement import settle
+from tests.rules.helpers import (
+    DUO,
+    DUO_DOMINO_OPTIONS,
+    adjust,
+    amended,
+    duo_domino_events,
+    hand,
+    record,
+    result_of,
+)
+from tests.rules.test_adjustments import duo
 
 
 def test_every_rule_id_has_an_anchor_and_plain_words_in_precedence_order() -> None:
@@ -124,3 +136,89 @@ def test_a_larger_sets_game_says_how_its_set_deals() -> None:
         "double-six",
         True,
     )
+
+
+# -- the game in plain words (docs/rules.md 10): each worked example holds -------------------
+
+
+def collected(
+    preset: str, players: list[str], pips: dict[int, int], went_out: int | None
+) -> list[int]:
+    """What each side's score changes by when a hand of ``preset`` ends holding ``pips``."""
+    setup = Setup.create(players, preset)
+    return list(settle(pips, went_out, setup, setup.rules).changes)
+
+
+def test_the_settlement_examples_are_what_the_referee_settles() -> None:
+    trio = ["Ann", "Bob", "Cy"]
+    # All Fives: Bob 7 loses 5, Cy 8 loses 10; partners 3 and 3 lose 5 + 5.
+    assert collected("all-fives", trio, {1: 7, 2: 8}, 0) == [0, -5, -10]
+    quad = ["Ann", "Bob", "Cy", "Dee"]
+    assert collected("all-fives", quad, {1: 3, 3: 3}, 0) == [0, -10]
+    # Fives-Up: 26 -> 25 -> 5; a blocked hand won holding 4: 26 - 4 = 22 -> 20 -> 4.
+    assert collected("fives-up", DUO, {1: 26}, 0) == [5, 0]
+    assert collected("fives-up", DUO, {0: 4, 1: 26}, None) == [4, 0]
+    # The blocked hand's example: 13 - 4 = 9 -> 10 -> 2; a tie for fewest: nobody collects.
+    assert collected("fives-up", DUO, {0: 4, 1: 13}, None) == [2, 0]
+    assert collected("fives-up", DUO, {0: 4, 1: 4}, None) == [0, 0]
+    # Totally Fives: 14 + 9 = 23 -> 25 -> 5; blocked, Cy on 3: 20 + 14 - 3 = 31 -> 30 -> 6.
+    assert collected("totally-fives", trio, {1: 14, 2: 9}, 0) == [5, 0, 0]
+    assert collected("totally-fives", trio, {0: 20, 1: 14, 2: 3}, None) == [0, 0, 6]
+
+
+def test_the_blocked_tie_example_is_divided_where_the_preset_divides() -> None:
+    split = {"blocked_tie": "split"}
+    trio = ["Ann", "Bob", "Cy"]
+    for preset, share in (("fives-up", 2), ("totally-fives", 2)):
+        setup = Setup.create(trio, preset, split)
+        assert list(settle({0: 4, 1: 4, 2: 17}, None, setup, setup.rules).changes) == [
+            share,
+            share,
+            0,
+        ]
+    undivided = Setup.create(trio, "fives-up", {**split, "bonus_in_fives": "no"})
+    assert list(settle({0: 4, 1: 4, 2: 17}, None, undivided, undivided.rules).changes) == [
+        10,
+        10,
+        0,
+    ]
+
+
+def test_the_first_to_reach_the_target_is_who_win_check_says() -> None:
+    """Bob reaches 250 first with a play (255), Ann later (250); Bob's 26 pips then take him
+    back to 240. Checked at the end of the hand, Ann wins; checked at once, Bob did."""
+    on_the_brink = {1: [adjust("Ann", 235), adjust("Bob", 240)]}
+    settled = result_of(duo(on_the_brink))
+    assert (settled["winner"], settled["scores"]) == ("Ann", {"Ann": 250, "Bob": 240})
+    cut = record(
+        DUO,
+        [hand("Ann", amended(duo_domino_events()[:3], after=on_the_brink))],
+        options={**DUO_DOMINO_OPTIONS, "win_check": "immediate"},
+    )
+    at_once = result_of(cut)
+    assert (at_once["winner"], at_once["scores"]) == ("Bob", {"Ann": 235, "Bob": 255})
+
+
+def test_each_basic_rule_has_its_paragraph_its_example_and_its_refusals() -> None:
+    book = rulebook(None)
+    everything = (*book.basics, *book.settlements, book.winning)
+    names = [rule.name for rule in everything]
+    assert names[:8] == [
+        "count",
+        "doubles",
+        "spinner",
+        "rounding",
+        "drawing",
+        "passing",
+        "blocked",
+        "leader",
+    ]
+    assert [rule.name for rule in book.settlements] == [f"settle-{p}" for p in PRESETS]
+    assert len(set(names)) == len(names)
+    for rule in everything:
+        assert rule.anchor == f"basic-{rule.name}"
+        assert str(rule.text).endswith(".") and str(rule.example).endswith(".")
+        assert set(rule.refusals) <= set(RULE_IDS)
+    # A game's rulebook gives its own preset's settlement alone.
+    game = rulebook(Setup.create(DUO, "fives-up").rules)
+    assert [rule.name for rule in game.settlements] == ["settle-fives-up"]
