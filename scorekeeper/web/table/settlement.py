@@ -8,7 +8,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from scorekeeper.rules import Game, Hand, Tile
-from scorekeeper.rules.explain import settled_lines
+from scorekeeper.rules.explain import settled_cells, settled_lines
 from scorekeeper.rules.tiles import TileSet
 from scorekeeper.web import languages
 from scorekeeper.web.table.held import tiles_named
@@ -91,3 +91,14 @@ class EndOfHand:
             if hand is None
             else [languages.said(line) for line in settled_lines(self.game, hand)]
         )
+
+    @cached_property
+    def settlement_cells(self) -> tuple[list[str], str | None]:
+        """The last settled hand in short for a table of 5 to 8: a few words a player, and
+        the collector's line (or None); see :func:`settled_cells`."""
+        hand = self.last_settled
+        if hand is None:
+            return [], None
+        cells, collects = settled_cells(self.game, hand)
+        said = languages.said
+        return [said(cell) for cell in cells], None if collects is None else said(collects)
