@@ -210,3 +210,63 @@ def test_without_javascript_a_target_left_alone_follows_the_players(
         page.locator(f'input[name="player{seat}"]').fill(name)
     tap(page.get_by_role("button", name="Start the game"))
     expect(page.locator("#table .status .target")).to_have_text("to 200")
+
+
+# -- settling by tapping each player's tiles -------------------------------------------------------
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_settle_stays_on_the_screen_while_each_players_tiles_are_tapped(
+    live_server: LiveServer, page_with: Any, screen: str, players: int
+) -> None:
+    """Every tile each player still holds tapped on their tray (a larger set's by its higher
+    number first): after every tap Settle is whole on the screen, to be tapped without a
+    scroll, and it settles the hand as tapped."""
+    options = {"set": "double-twelve"} if players > 4 else {}
+    setup = Setup.create(EIGHT[:players], "all-fives", options)
+    for seed in range(300):
+        game = Game(setup)
+        play_hand(game, random.Random(seed))
+        if game.hand is not None and game.hand.result == "blocked" and game.winner is None:
+            break
+    at = next(i for i, event in enumerate(game.events) if isinstance(event, Settle))
+    settle = game.events[at]
+    assert isinstance(settle, Settle)
+    page = page_with(**SCREENS[screen])
+    open_and_settle(page, seed_game(live_server, setup, game.events[:at]))
+    button = page.get_by_role("button", name=re.compile(r"^Settle hand 1"))
+    assert not outside_screen(button)
+    # A blocked hand leaves nothing in the boneyard: every tile off the table is in a hand,
+    # and any share of them by the tiles each player holds adds up (a double-six hand is
+    # stored as pip totals).
+    hand = Game(setup, game.events[:at]).hand
+    assert hand is not None
+    free = [t for t in setup.rules.tile_set.tiles if t not in hand.layout.on_table]
+    shares: dict[int, tuple[Any, ...]] = {}
+    for seat, count in enumerate(hand.held):
+        if count:
+            shares[seat], free = tuple(free[:count]), free[count:]
+    taps = 0
+    for seat, held in shares.items():
+        tray = page.locator(f'[data-held-tray="{seat}"]')
+        tap(tray.locator("> summary"))
+        taps += 1
+        for tile in held:
+            if players > 4:
+                tap(tray.locator(f'label[for="held-{seat}-number-{tile.high}"]'))
+                taps += 1
+            tap(tray.locator(f'label.held-tile:has(input[value="{tile}"])'))
+            taps += 1
+            page.evaluate(SETTLED)
+            assert not outside_screen(button), (seat, str(tile), outside_screen(button))
+        expect(page.locator(f"input[name='held-{seat}']")).to_have_value(
+            " ".join(str(tile) for tile in held)
+        )
+    table = TablePage(page)
+    tap(button)
+    table.entered(1)
+    print(f"{players} players, {screen}: {taps + 1} taps, Settle always on the screen")
+    shadow = Game(setup, game.events[:at])
+    shadow.push(Settle(shares))
+    table.expect_scores(shadow.sides, shadow.scores)
