@@ -264,9 +264,18 @@ def test_settle_stays_on_the_screen_while_each_players_tiles_are_tapped(
             " ".join(str(tile) for tile in held)
         )
     table = TablePage(page)
+    scrolled = page.evaluate("scrollY")
     tap(button)
     table.entered(1)
-    print(f"{players} players, {screen}: {taps + 1} taps, Settle always on the screen")
+    print(f"{players} players, {screen}: {taps + 1} taps, page scrolled {scrolled} px by them")
+    # The next screen from the top: the menu and every score in view, and the lead's choices.
+    page.evaluate(SETTLED)
+    expect(page.locator("#table")).to_have_attribute("data-phase", "lead")
+    assert page.evaluate("scrollY") == 0
+    # Upright the menu is above the screen; on its side, below it.
+    header = [".site-header nav a"] if screen == "portrait" else []
+    for part in (*header, "[data-side-score]", ".lead summary", "[data-settlement] > ul > li"):
+        assert not outside_screen(page.locator(part)), (part, outside_screen(page.locator(part)))
     shadow = Game(setup, game.events[:at])
     shadow.push(Settle(shares))
     table.expect_scores(shadow.sides, shadow.scores)
