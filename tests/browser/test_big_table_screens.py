@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import Game, Settle, Setup
-from scorekeeper.rules.simulate import play_hand
+from scorekeeper.rules.simulate import play_game, play_hand
 from tests.browser.browsing import TablePage, seed_game, tap, word_problems
 from tests.browser.test_big_tables import EIGHT, SCREENS, SETTLED, outside_screen, pips
 from tests.rules.helpers import duo_domino, game_of
@@ -279,3 +279,30 @@ def test_settle_stays_on_the_screen_while_each_players_tiles_are_tapped(
     shadow = Game(setup, game.events[:at])
     shadow.push(Settle(shares))
     table.expect_scores(shadow.sides, shadow.scores)
+
+
+# -- the score chart of eight -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_names_on_the_chart_of_eight_stand_apart(
+    live_server: LiveServer, page_with: Any, seed: int
+) -> None:
+    """Eight lines ending close together: each name at a line's end is clear of the others."""
+    setup = Setup.create(EIGHT, "all-fives", {"set": "double-twelve"})
+    game = play_game(setup, random.Random(seed), max_hands=40)
+    page = page_with(**PORTRAIT)
+    open_and_settle(page, seed_game(live_server, setup, game.events))
+    names = page.locator("#score-chart .chart-name")
+    expect(names).to_have_count(8)
+    boxes = names.evaluate_all(
+        """all => all.map(e => { const r = e.getBoundingClientRect();
+            return [e.textContent, r.left, r.top, r.right, r.bottom]; })"""
+    )
+    clashes = [
+        (a[0], b[0])
+        for i, a in enumerate(boxes)
+        for b in boxes[i + 1 :]
+        if a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5 and a[2] < b[4] - 0.5 and b[2] < a[4] - 0.5
+    ]
+    assert clashes == []
