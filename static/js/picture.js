@@ -61,12 +61,48 @@
     });
   }
 
+  // The open ends' numbers are read from across the table: however small the picture is
+  // drawn (a long layout of 6 to 8 players on a phone), each end's marker is drawn large
+  // enough for its number to be at least 16 px, grown round its own centre. The picture's
+  // scale is the SVG's drawn width over its viewBox's (its proportions are kept).
+  const END_NUMBER_PX = 16;
+
+  function enlarge(svg) {
+    const view = svg.viewBox && svg.viewBox.baseVal;
+    const box = svg.getBoundingClientRect();
+    if (!view || !view.width || !view.height || !box.width) return;
+    const scale = Math.min(box.width / view.width, box.height / view.height);
+    svg.querySelectorAll(".end-marker").forEach(function (marker) {
+      const ring = marker.querySelector(".end-marker__ring");
+      const number = marker.querySelector(".end-marker__number");
+      if (!ring || !number) return;
+      const drawn = Number(number.getAttribute("font-size")) * scale;
+      if (!(drawn > 0) || drawn >= END_NUMBER_PX) {
+        marker.removeAttribute("transform");
+        return;
+      }
+      const grow = (END_NUMBER_PX / drawn).toFixed(3);
+      const x = Number(ring.getAttribute("cx"));
+      const y = Number(ring.getAttribute("cy"));
+      marker.setAttribute(
+        "transform",
+        "translate(" + x + " " + y + ") scale(" + grow + ") translate(" + -x + " " + -y + ")"
+      );
+    });
+  }
+
+  function enlargeAll() {
+    document.querySelectorAll(".table-picture__svg").forEach(enlarge);
+  }
+
   function layAll() {
+    enlargeAll();
     document.querySelectorAll(".table-picture__targets[hidden]").forEach(lay);
   }
 
   // The picture is drawn to the room it has: turned on its side, its targets move closer.
   window.addEventListener("resize", function () {
+    enlargeAll();
     document.querySelectorAll(".table-picture__targets:not([hidden])").forEach(apart);
   });
 

@@ -306,3 +306,30 @@ def test_the_names_on_the_chart_of_eight_stand_apart(
         if a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5 and a[2] < b[4] - 0.5 and b[2] < a[4] - 0.5
     ]
     assert clashes == []
+
+
+# -- late in a hand of eight: the ends' numbers ---------------------------------------------------
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("players", [6, 8])
+def test_the_ends_numbers_are_read_late_in_a_hand(
+    live_server: LiveServer, page_with: Any, screen: str, players: int
+) -> None:
+    """The layout late in a hand of 6 or 8 is drawn small to fit the phone; the number of each
+    open end is still drawn at 16 px or more, and the next entry's controls stay on screen."""
+    setup, game = ending(players, "blocked")
+    plays = [i for i, event in enumerate(game.events) if type(event).__name__ == "Play"]
+    page = page_with(**SCREENS[screen])
+    open_and_settle(page, seed_game(live_server, setup, game.events[: plays[-1] + 1]))
+    expect(page.locator("#table")).to_have_attribute("data-phase", "play")
+    numbers = page.locator("#table .end-marker__number")
+    expect(numbers.first).to_be_attached()
+    page.evaluate(SETTLED)
+    sizes = numbers.evaluate_all(
+        """all => all.map(e => [e.textContent,
+            e.getScreenCTM().a * parseFloat(e.getAttribute('font-size'))])"""
+    )
+    assert sizes and all(size >= 16 - 0.01 for _, size in sizes), sizes
+    for part in ("#table .layout svg", ".pick-ends button[data-end]", "#table .actions button"):
+        assert not outside_screen(page.locator(part)), (part, outside_screen(page.locator(part)))
