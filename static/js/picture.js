@@ -13,6 +13,15 @@
     return text !== undefined && text !== "" && Number.isFinite(value) ? value + "%" : null;
   }
 
+  // A target is as wide as its marker's halo, grown with the marker (enlarge, below).
+  function sizeTarget(overlay, target) {
+    const size = Number(target.dataset.size);
+    if (target.dataset.size === undefined || !Number.isFinite(size)) return;
+    const svg = overlay.parentElement && overlay.parentElement.querySelector(".table-picture__svg");
+    const grow = (svg && Number(svg.dataset.endGrow)) || 1;
+    target.style.width = size * grow + "%";
+  }
+
   function lay(overlay) {
     let laid = 0;
     overlay.querySelectorAll(".table-picture__target").forEach(function (target) {
@@ -21,8 +30,7 @@
       if (left === null || top === null) return;
       target.style.left = left;
       target.style.top = top;
-      const size = percent(target.dataset.size);
-      if (size !== null) target.style.width = size;
+      sizeTarget(overlay, target);
       laid += 1;
     });
     if (laid) {
@@ -72,6 +80,7 @@
     const box = svg.getBoundingClientRect();
     if (!view || !view.width || !view.height || !box.width) return;
     const scale = Math.min(box.width / view.width, box.height / view.height);
+    svg.dataset.endGrow = "1";
     svg.querySelectorAll(".end-marker").forEach(function (marker) {
       const ring = marker.querySelector(".end-marker__ring");
       const number = marker.querySelector(".end-marker__number");
@@ -82,6 +91,7 @@
         return;
       }
       const grow = (END_NUMBER_PX / drawn).toFixed(3);
+      svg.dataset.endGrow = grow;
       const x = Number(ring.getAttribute("cx"));
       const y = Number(ring.getAttribute("cy"));
       marker.setAttribute(
@@ -103,7 +113,12 @@
   // The picture is drawn to the room it has: turned on its side, its targets move closer.
   window.addEventListener("resize", function () {
     enlargeAll();
-    document.querySelectorAll(".table-picture__targets:not([hidden])").forEach(apart);
+    document.querySelectorAll(".table-picture__targets:not([hidden])").forEach(function (overlay) {
+      overlay.querySelectorAll(".table-picture__target").forEach(function (target) {
+        sizeTarget(overlay, target);
+      });
+      apart(overlay);
+    });
   });
 
   // After a tile that fits several ends is picked, scroll up as far as the first end button
