@@ -51,8 +51,11 @@ Said = Message | str
 
 BLANK_SIDES = tuple(range(2, MOST_PLAYERS + 1))
 BLANK_ROWS = 18
-BLANK_ROWS_WIDE = 12
-"""Rows of a blank sheet for 5 to 8 sides, printed across the page turned on its side."""
+BLANK_ROWS_WIDE = 36
+"""Rows of a blank sheet for 5 to 8 sides, printed across the page turned on its side: two
+pages of A4 or US Letter (the rows the first page holds under the sheet's head, the rest on
+the second under the column heads again): one page holds only 12, and a slow table of 8
+playing to 200 needs more."""
 BAD_SIDES = _l(
     "A blank score sheet is for 2 to 8 sides (players, or two teams): "
     "ask for /sheets/blank?sides=2 to 8."

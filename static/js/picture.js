@@ -13,6 +13,15 @@
     return text !== undefined && text !== "" && Number.isFinite(value) ? value + "%" : null;
   }
 
+  // A target is as wide as its marker's halo, grown with the marker (enlarge, below).
+  function sizeTarget(overlay, target) {
+    const size = Number(target.dataset.size);
+    if (target.dataset.size === undefined || !Number.isFinite(size)) return;
+    const svg = overlay.parentElement && overlay.parentElement.querySelector(".table-picture__svg");
+    const grow = (svg && Number(svg.dataset.endGrow)) || 1;
+    target.style.width = size * grow + "%";
+  }
+
   function lay(overlay) {
     let laid = 0;
     overlay.querySelectorAll(".table-picture__target").forEach(function (target) {
@@ -21,8 +30,7 @@
       if (left === null || top === null) return;
       target.style.left = left;
       target.style.top = top;
-      const size = percent(target.dataset.size);
-      if (size !== null) target.style.width = size;
+      sizeTarget(overlay, target);
       laid += 1;
     });
     if (laid) {
@@ -61,13 +69,56 @@
     });
   }
 
+  // The open ends' numbers are read from across the table: however small the picture is
+  // drawn (a long layout of 6 to 8 players on a phone), each end's marker is drawn large
+  // enough for its number to be at least 16 px, grown round its own centre. The picture's
+  // scale is the SVG's drawn width over its viewBox's (its proportions are kept).
+  const END_NUMBER_PX = 16;
+
+  function enlarge(svg) {
+    const view = svg.viewBox && svg.viewBox.baseVal;
+    const box = svg.getBoundingClientRect();
+    if (!view || !view.width || !view.height || !box.width) return;
+    const scale = Math.min(box.width / view.width, box.height / view.height);
+    svg.dataset.endGrow = "1";
+    svg.querySelectorAll(".end-marker").forEach(function (marker) {
+      const ring = marker.querySelector(".end-marker__ring");
+      const number = marker.querySelector(".end-marker__number");
+      if (!ring || !number) return;
+      const drawn = Number(number.getAttribute("font-size")) * scale;
+      if (!(drawn > 0) || drawn >= END_NUMBER_PX) {
+        marker.removeAttribute("transform");
+        return;
+      }
+      const grow = (END_NUMBER_PX / drawn).toFixed(3);
+      svg.dataset.endGrow = grow;
+      const x = Number(ring.getAttribute("cx"));
+      const y = Number(ring.getAttribute("cy"));
+      marker.setAttribute(
+        "transform",
+        "translate(" + x + " " + y + ") scale(" + grow + ") translate(" + -x + " " + -y + ")"
+      );
+    });
+  }
+
+  function enlargeAll() {
+    document.querySelectorAll(".table-picture__svg").forEach(enlarge);
+  }
+
   function layAll() {
+    enlargeAll();
     document.querySelectorAll(".table-picture__targets[hidden]").forEach(lay);
   }
 
   // The picture is drawn to the room it has: turned on its side, its targets move closer.
   window.addEventListener("resize", function () {
-    document.querySelectorAll(".table-picture__targets:not([hidden])").forEach(apart);
+    enlargeAll();
+    document.querySelectorAll(".table-picture__targets:not([hidden])").forEach(function (overlay) {
+      overlay.querySelectorAll(".table-picture__target").forEach(function (target) {
+        sizeTarget(overlay, target);
+      });
+      apart(overlay);
+    });
   });
 
   // After a tile that fits several ends is picked, scroll up as far as the first end button

@@ -47,7 +47,18 @@
     announce(note.dataset.spoken || note.dataset.lastScore);
   }
 
-  function bringIntoView(shown) {
+  // A hand's screen (.screen--fit) is made to fit the window from the page's top. Tapping a
+  // settlement's trays of tiles scrolls the page down; once the hand is settled here the next
+  // screen is no taller than the window, and the page, left where it was (or brought to the
+  // card alone), would hide the menu and the top row of scores: back to the top. A live
+  // update (another phone settled) leaves the reader where they are.
+  function backToTheScreen(shown, own) {
+    if (!own || window.scrollY <= 0 || !shown.querySelector(".screen--fit")) return false;
+    window.scrollTo(0, 0);
+    return true;
+  }
+
+  function bringIntoView(shown, own) {
     const note = shown.querySelector("[data-bring-into-view]");
     const news = note && document.getElementById(note.dataset.bringIntoView);
     if (!news) return;
@@ -55,24 +66,27 @@
     // is out of sight is brought in, the shortest way, and at once: a page never moves under
     // a finger that is already on what it needs.
     requestAnimationFrame(function () {
+      if (news.id === "settlement" && backToTheScreen(shown, own)) return;
       const box = news.getBoundingClientRect();
       if (box.top >= 0 && box.bottom <= window.innerHeight) return;
       news.scrollIntoView({ block: "nearest" });
     });
   }
 
-  function arrived(shown) {
+  function arrived(shown, own) {
     const now = events(shown);
     if (seen !== null && now > seen) {
       flash(shown);
-      bringIntoView(shown);
+      bringIntoView(shown, own);
     }
     seen = now;
   }
 
   document.addEventListener("htmx:afterSettle", function (event) {
     const shown = table();
-    if (shown && event.target === shown) arrived(shown);
+    // An entry made on this page comes with its request (live.js swaps without one).
+    const config = event.detail && event.detail.requestConfig;
+    if (shown && event.target === shown) arrived(shown, Boolean(config && config.elt));
   });
 
   // Faded out (the flash, or on a hand's screen the count line or the settled hand lit in its

@@ -117,14 +117,27 @@ def test_blank_sheets_print_on_one_page(
     live_server: LiveServer, desktop: Page, paper: str, sides: int
 ) -> None:
     pdf = printed(desktop, f"{live_server.url}/sheets/blank?sides={sides}", paper)
-    assert len(pdf.pages) == 1
+    # 5 to 8 sides: on its side, on two pages, whose rows a slow game of 8 to 200 fills.
+    assert len(pdf.pages) == (1 if sides <= 4 else 2)
     box = pdf.pages[0].mediabox
-    assert (box.width > box.height) == (sides > 4)  # 5 to 8 sides: on its side
+    assert (box.width > box.height) == (sides > 4)
     text = words(pdf)
     assert "All Fives score sheet" in text and "winner" in text.lower()
     label = "Side" if sides == 2 else "Player"
     assert all(f"{label} {n}" in text for n in range(1, sides + 1))
     assert f"{label} {sides + 1}" not in text
+    if sides > 4:
+        # Every hand's row, 1 to 36, each whole on a page; the second page under the column
+        # heads again, the winner's line at its foot.
+        last = re.sub(r"\s+", " ", pdf.pages[1].extract_text() or "")
+        assert "HAND LED BY ENDED Player 1" in last
+        rows: list[int] = []
+        for page in pdf.pages:
+            printed_text = re.sub(r"\s+", " ", page.extract_text() or "")
+            after_heads = printed_text.rsplit("TOT.", 1)[1].split("WINNER")[0]
+            rows += [int(n) for n in re.findall(r"\d+", after_heads)]
+        assert rows == list(range(1, 37)), rows
+        assert "winner" in last.lower()
 
 
 def test_the_sheet_prints_black_on_white_without_the_navigation(

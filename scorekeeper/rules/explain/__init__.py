@@ -40,7 +40,7 @@ from scorekeeper.rules.explain.phrases import (
     Told,
 )
 from scorekeeper.rules.explain.play import count_line
-from scorekeeper.rules.explain.settle import settled_lines
+from scorekeeper.rules.explain.settle import settled_cells, settled_lines
 from scorekeeper.rules.game import Game, Hand
 from scorekeeper.rules.messages import Message
 
@@ -53,6 +53,7 @@ __all__ = [
     "explain_all",
     "explain_hand",
     "hand_spans",
+    "settled_cells",
     "settled_lines",
 ]
 

@@ -31,13 +31,15 @@ def settled_lines(game: Game, hand: Hand) -> list[Message]:
                 lines.append(say("%(player)s dominoed: 0", player=name))
                 continue
             pips, rounded = settlement.pips[seat], settlement.rounded[seat]
+            # The side the deduction comes off is named: a player's own, or their partners'.
             lines.append(
                 say(
-                    "%(player)s holds %(pips)s, rounds to %(rounded)s: %(points)s",
+                    "%(player)s holds %(pips)s, rounds to %(rounded)s: %(change)s for %(side)s",
                     player=name,
                     pips=pips,
                     rounded=rounded,
-                    points=signed(-rounded),
+                    change=signed(-rounded),
+                    side=game.sides[game.side_of(seat)],
                 )
             )
         return lines
@@ -88,6 +90,46 @@ def settled_lines(game: Game, hand: Hand) -> list[Message]:
         collects = say("%(line)s (in fives)", line=collects)
     lines.append(collects)
     return lines
+
+
+def settled_cells(game: Game, hand: Hand) -> tuple[list[Message], Message | None]:
+    """The settled hand in short, for a table of 5 to 8 (each player a side of their own),
+    whose card has room for a few words a player: what each player's side gained or lost and
+    what they held ("Ann -90, held 88"), and the collector's line of ``winner-collects``
+    ("Hal +195: collects 197"), or None. The whole story (the rounding, the collector's own
+    pips) is in the log."""
+    settlement = hand.settlement
+    assert settlement is not None
+    cells: list[Message] = []
+    collector = settlement.collector
+    for seat, name in enumerate(game.players):
+        pips = settlement.pips[seat]
+        if settlement.method == "deduct-own" and seat == hand.went_out:
+            cells.append(say("%(player)s dominoed: 0", player=name))
+        elif settlement.method == "deduct-own":
+            change = settlement.changes[game.side_of(seat)]
+            cells.append(
+                say(
+                    "%(player)s %(change)s, held %(pips)s",
+                    player=name,
+                    change=signed(change),
+                    pips=pips,
+                )
+            )
+        elif seat != collector:
+            cells.append(say("%(player)s held %(pips)s", player=name, pips=pips))
+    if settlement.method == "deduct-own":
+        return cells, None
+    if collector is None:
+        return cells, say("Nobody collects: the fewest pips are tied")
+    facts: dict[str, Fact] = {
+        "player": game.players[collector],
+        "points": signed(settlement.changes[game.side_of(collector)]),
+        "collected": settlement.collected,
+    }
+    if settlement.bonus_in_fives:
+        return cells, say("%(player)s %(points)s in fives: collects %(collected)s", **facts)
+    return cells, say("%(player)s %(points)s: collects %(collected)s", **facts)
 
 
 def _held_text(held: Held | None, pips: int) -> Fact:

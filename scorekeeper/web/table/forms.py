@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from functools import partial
 from typing import TypeVar
 
@@ -29,6 +30,7 @@ from scorekeeper.rules.house_rule import HouseRule
 from scorekeeper.rules.names import MAX_NAME
 from scorekeeper.rules.options import (
     FIVES_TARGETS,
+    HOUSE_RULES_BY_NAME,
     PRESET_TITLES,
     SEED_RULES,
     VARIATIONS,
@@ -307,6 +309,38 @@ class NewGameForm(SiteForm):
     def more_seats_filled(self) -> bool:
         """Whether a seat beyond the fourth has a name (it is then shown whatever the set)."""
         return any((self[name].data or "").strip() for name in SEATS[DOUBLE_SIX_MOST:])
+
+    @property
+    def target_by_players(self) -> str:
+        """The target the preset the form was filled with plays to, for each number of
+        players, as JSON for static/js/target-default.js ({"2": 250, "3": 200, ...}); empty
+        in fives, whose target does not follow the players."""
+        if self["units"].data == "fives":
+            return ""
+        preset = (self.filled.data or "").partition(":")[0]
+        rule = HOUSE_RULES_BY_NAME["target"]
+        if preset not in PRESETS:
+            preset = PRESETS[0]
+        counts = range(2, MOST_PLAYERS + 1)
+        return json.dumps({str(n): rule.default(preset, n) for n in counts}, sort_keys=True)
+
+    @property
+    def target_hint(self) -> str | None:
+        """Said under the target when it follows the number of players (All Fives: 250 with
+        two, 200 with more), for a form without JavaScript, whose target is not changed as
+        names are typed: the server plays a target left at the default to the right one."""
+        if not self.target_by_players:
+            return None
+        by_players: dict[str, int] = json.loads(self.target_by_players)
+        two, more = by_players["2"], by_players["3"]
+        if two == more or len(set(by_players.values())) != 2:
+            return None
+        return _(
+            "%(two)s with 2 players, %(more)s with 3 or more: a target left at its default "
+            "follows the players.",
+            two=two,
+            more=more,
+        )
 
     def validate_set(self, field: Field) -> None:
         """More than 4 players need a double-nine or double-twelve set (docs/rules.md 1a)."""

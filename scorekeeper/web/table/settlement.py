@@ -8,7 +8,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from scorekeeper.rules import Game, Hand, Tile
-from scorekeeper.rules.explain import settled_lines
+from scorekeeper.rules.explain import settled_cells, settled_lines
+from scorekeeper.rules.messages import say, say_list
 from scorekeeper.rules.tiles import TileSet
 from scorekeeper.web import languages
 from scorekeeper.web.table.held import tiles_named
@@ -91,3 +92,37 @@ class EndOfHand:
             if hand is None
             else [languages.said(line) for line in settled_lines(self.game, hand)]
         )
+
+    @cached_property
+    def tie_note(self) -> str | None:
+        """Why play goes on after the hand just settled took two or more sides to the target
+        or past it, the highest of them tied (docs/rules.md, Winning): another hand parts
+        them. None otherwise."""
+        game = self.game
+        if self.last_settled is None or game.winner is not None or game.rules.exact_target:
+            return None
+        target = game.rules.target
+        top = max(game.scores)
+        tied = [side for side, score in zip(game.sides, game.scores, strict=True) if score == top]
+        if top < target or len(tied) < 2:
+            return None
+        return languages.said(
+            say(
+                "%(sides)s are tied on %(score)s, at or past the target of %(target)s: the "
+                "highest side wins, so another hand is played.",
+                sides=say_list(tied),
+                score=top,
+                target=target,
+            )
+        )
+
+    @cached_property
+    def settlement_cells(self) -> tuple[list[str], str | None]:
+        """The last settled hand in short for a table of 5 to 8: a few words a player, and
+        the collector's line (or None); see :func:`settled_cells`."""
+        hand = self.last_settled
+        if hand is None:
+            return [], None
+        cells, collects = settled_cells(self.game, hand)
+        said = languages.said
+        return [said(cell) for cell in cells], None if collects is None else said(collects)
