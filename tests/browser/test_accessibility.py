@@ -166,5 +166,6 @@ def test_every_frame_of_the_flash_can_be_read(
     found = []
     for scheme in ("light", "dark"):
         looking_phone.emulate_media(color_scheme=scheme)
-        found += [f"{scheme}, {f}" for f in contrast_in_every_frame(looking_phone)]
+        frames = contrast_in_every_frame(looking_phone, animated=case != "winner")
+        found += [f"{scheme}, {f}" for f in frames]
     assert not found, f"{case}:\n" + "\n".join(found)

@@ -331,6 +331,21 @@ def test_the_sheet_csv_has_the_same_rows(client):
         assert [int(csv_row[5 + 3 * i]) for i in range(3)] == list(html_row.values())
 
 
+def test_the_sheet_says_the_target_of_the_game_not_the_presets(client):
+    """All Fives is played to 250 with two players: a game of three to 100 says so."""
+    record = {
+        "format": "all-fives/1",
+        "players": ["Ann", "Bob", "Cy"],
+        "preset": "all-fives",
+        "options": {"target": 100},
+        "hands": [],
+    }
+    table = import_record(client, record)
+    text = text_of(get(client, f"/games/{table.key}/sheet"))
+    assert "Preset All Fives (Muggins): deduct your own pips; this game to 100" in text
+    assert "250" not in text
+
+
 def test_the_sheet_of_a_game_without_hands(client):
     table = import_record(client, {"format": "all-fives/1", "players": DUO, "hands": []})
     page = get(client, f"/games/{table.key}/sheet")
