@@ -137,7 +137,9 @@ def simulated(players: list[str], preset: str, seed: int, min_hands: int = 3) ->
 
 
 def text_of(html: str) -> str:
-    """The page's text with tags dropped and whitespace squeezed."""
+    """The page's text with tags dropped and whitespace squeezed (a tile's name kept on one
+    line, "<span class="tile-nowrap">6-6</span>", is the text it holds)."""
+    html = re.sub(r'<span class="tile-nowrap">([^<]*)</span>', r"\1", html)
     return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
 
 

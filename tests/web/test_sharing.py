@@ -98,7 +98,7 @@ def test_a_page_opened_as_this_computer_shares_its_address_on_the_network(client
     share = share_panel(client, table, "127.0.0.1:5000", "127.0.0.1")
     assert "the server listens on this computer alone" in share
     # It may well have been started with make run: the way out is said so as to be true then.
-    assert "Start it again with a plain “make run”, without HOST=127.0.0.1," in share
+    assert "Start it again with a plain “make run” (leave out HOST)" in share
     assert "Start it with “make run”" not in share
     assert f'value="http://127.0.0.1:5000{watch}"' in share
     # Opened by the network address, as the phones do: nothing to say.
