@@ -1,6 +1,6 @@
 """Checks run on a page as it is, shared by the accessibility, ergonomics and text-size tests:
-axe-core's serious findings, and what is wrong for a thumb (sideways scroll, small targets,
-small text)."""
+axe-core's findings of moderate impact or worse (the score flash's in each of its frames too),
+and what is wrong for a thumb (sideways scroll, small targets, small text)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 """axe-core as ``tests/browser/axe/package-lock.json`` pins it (a current release: older ones
 lack rules such as label-content-name-mismatch); ``make test`` installs it with npm."""
 BLOCKING = ("moderate", "serious", "critical")
+"""The impacts that fail a page: every one but "minor" (a moderate finding is a missing <h1>,
+two landmarks of one name, ...)."""
 
 
 def axe_violations(page: Page) -> list[dict[str, Any]]:

@@ -1,6 +1,7 @@
-"""Accessibility: axe-core finds nothing serious on any page and in every phase of the table, in
-light or dark mode and in each of the site's languages; tiles have spoken names; the layout
-picture has a text equivalent naming each arm and its open end."""
+"""Accessibility: axe-core finds nothing of moderate impact or worse (checks.BLOCKING) on any
+page and in every phase of the table, in light or dark mode and in each of the site's
+languages, nor in any frame of the score flash; tiles have spoken names, a fitting tile's
+saying it fits; the layout picture has a text equivalent naming each arm and its open end."""
 
 from __future__ import annotations
 
