@@ -67,6 +67,13 @@ PRESET_TITLES: dict[Preset, Message] = {
     ),
 }
 """Each preset's title, as the new-game form and the rules page show it."""
+PRESET_NAMES: dict[Preset, Message] = {
+    "all-fives": say("All Fives (Muggins): deduct your own pips"),
+    "fives-up": say("Fives-Up: the winner collects in fives"),
+    "totally-fives": say("Totally Fives: the winner collects in fives"),
+}
+"""Each preset's title without the target it sets, for a game whose own target is said beside
+it (a game of three to 100 is not played "to 250 with two players")."""
 
 
 def _all_fives_target(players: int) -> int:

@@ -18,7 +18,7 @@ from scorekeeper.rules.events import Adjust, Claim, NewHand
 from scorekeeper.rules.gains import Voided
 from scorekeeper.rules.game import Game, Hand, HandResult
 from scorekeeper.rules.messages import Message, say, say_n
-from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, Preset, default_partners
+from scorekeeper.rules.options import HOUSE_RULES, PRESET_NAMES, Preset, default_partners
 from scorekeeper.rules.rulebook import Text, in_force_words
 
 
@@ -183,7 +183,13 @@ def _header(game: Game, played_on: date | None) -> SheetHeader:
         partners=partners,
         partners_differ=partners != default_partners(setup.preset, players),
         preset=setup.preset,
-        preset_title=PRESET_TITLES[setup.preset],
+        # The preset's name with this game's target: the preset's own title gives its default
+        # target, which the players or the number of players may have changed.
+        preset_title=say(
+            "%(preset)s; this game to %(target)s",
+            preset=PRESET_NAMES[setup.preset],
+            target=rules.target,
+        ),
         rules=tuple(entries),
         target=rules.target,
         played_on=played_on,

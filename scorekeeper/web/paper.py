@@ -415,6 +415,18 @@ def breakable(name: str) -> Markup:
     return Markup(str(escape(name)).replace("_", "_<wbr>"))
 
 
+TILE_NAME = re.compile(r"(?<![\w.-])\d{1,2}-\d{1,2}(?![\w-])")
+"""A tile's name in running text ("6-4", "12-0"), not part of a longer token (a date, "1-2-3")."""
+
+
+@bp.app_template_filter("tiles_unbroken")
+def tiles_unbroken(text: str) -> Markup:
+    """``text`` with each tile name kept on one line: browsers break a line after a hyphen,
+    even between two digits, and "0-" at a line's end with "0" on the next reads as no tile.
+    For element text only (not an attribute's value)."""
+    return Markup(TILE_NAME.sub(r'<span class="tile-nowrap">\g<0></span>', str(escape(text))))
+
+
 @bp.app_template_filter("tally_words")
 def tally_words(marks: Tally) -> str:
     """A tally in words for screen readers: "65, drawn as 1 house, 1 circle and 1 stroke"."""

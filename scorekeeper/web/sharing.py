@@ -98,7 +98,8 @@ def share_panel(door: Door) -> SharePanel:
             only_here = _(
                 "You opened this page by an address only this computer can reach, and the "
                 "server listens on this computer alone: no other phone can open these links. "
-                "Start it with “make run” to let the phones on your network in."
+                "Start it again with a plain “make run” (leave out HOST) to let the phones on "
+                "your network in."
             )
         elif here := network.local_addresses():  # asked only when the server listens there
             address = f"{here[0]}:{asked.port}" if asked.port else here[0]

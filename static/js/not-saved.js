@@ -6,7 +6,8 @@
    "Send again" button that sends the same fields again. Sending twice is safe: the version was
    taken from the table the entry was made on, so if the first one did arrive the server
    refuses the second as stale (409) and shows the table as it is. While one waits, the
-   table sends no other entry: a tap brings the notice back instead.
+   table sends no other entry: a tap brings the notice back instead, which says that tap was
+   not sent (naming it, "Not sent either: Bob's 6-1 on W.").
 
    The new-game form is looked after the same way (its htmx POSTs aim at #new-game): "Start the
    game" pressed while the server cannot be reached says so, and "Send again" sends the names
@@ -54,14 +55,22 @@
   }
 
   /* The words: "Not saved: Ann's 6-6 on E." then why and what to do, when the entry's form
-     names it (data-words-entry, its tile and end filled in from what was sent); else why. */
-  function reasonText(reason, name) {
+     names it (data-words-entry, its tile and end filled in from what was sent); else why.
+     On a hand's screen (compact) the server not reached is said in a few words, what to check
+     (the Wi-Fi, the laptop): the notice must show whole in the room above the picture. */
+  function reasonText(reason, name, compact) {
     if (name) {
       const why = reason.status
         ? said("wordsFailedWhy", { status: String(reason.status) })
-        : said("wordsUnreachedWhy", {});
-      const advice = reason.status ? said("wordsFailedAdvice", {}) : said("wordsUnreachedAdvice", {});
-      return { headline: said("wordsNamed", { entry: name }), advice: `${why} ${advice}` };
+        : compact
+          ? ""
+          : said("wordsUnreachedWhy", {});
+      const unreached = compact ? "wordsUnreachedShort" : "wordsUnreachedAdvice";
+      const advice = said(reason.status ? "wordsFailedAdvice" : unreached, {});
+      return {
+        headline: said("wordsNamed", { entry: name }),
+        advice: why ? `${why} ${advice}` : advice,
+      };
     }
     if (reason.status) {
       return {
@@ -73,6 +82,23 @@
       headline: said("wordsUnreached", {}),
       advice: said("wordsUnreachedAdvice", {}),
     };
+  }
+
+  /* Put ``text`` in ``element``, each tile name ("6-4") in a span kept on one line
+     (app.css .tile-nowrap): a line may break after a hyphen, even between two digits. */
+  function fill(element, text) {
+    element.replaceChildren();
+    const parts = text.split(/(\b\d{1,2}-\d{1,2}\b)/);
+    parts.forEach((part, index) => {
+      if (index % 2) {
+        const tile = document.createElement("span");
+        tile.className = "tile-nowrap";
+        tile.textContent = part;
+        element.append(tile);
+      } else if (part) {
+        element.append(part);
+      }
+    });
   }
 
   function notice() {
@@ -90,12 +116,17 @@
     const advice = document.createElement("span");
     advice.dataset.notSavedAdvice = "";
     text.append(headline, " ", advice);
+    // A tap on another entry while this one waits: said here, so that it is not lost unsaid.
+    const held = document.createElement("p");
+    held.className = "not-saved-held";
+    held.dataset.notSent = "";
+    held.hidden = true;
     const button = document.createElement("button");
     button.type = "button";
     button.className = "primary";
     button.dataset.sendAgain = "";
     button.addEventListener("click", sendAgain);
-    box.append(text, button);
+    box.append(text, button, held);
     return box;
   }
 
@@ -141,9 +172,9 @@
 
   function show(form, reveal) {
     const box = notice() || build();
-    const words = reasonText(pending.reason, pending.name);
-    box.querySelector("[data-not-saved-headline]").textContent = words.headline;
-    box.querySelector("[data-not-saved-advice]").textContent = words.advice;
+    const words = reasonText(pending.reason, pending.name, Boolean(playNews()));
+    fill(box.querySelector("[data-not-saved-headline]"), words.headline);
+    fill(box.querySelector("[data-not-saved-advice]"), words.advice);
     const button = box.querySelector("[data-send-again]");
     button.disabled = false;
     button.textContent = said("wordsSendAgain", {});
@@ -157,6 +188,20 @@
     if (reveal) {
       box.scrollIntoView({ block: "nearest" });
     }
+  }
+
+  /* Another entry tapped while one waits is not sent (see below): the notice says so, naming
+     it when its form does ("Bob's 6-1 on W was not sent..."), until the waiting one goes. */
+  function notSent(config) {
+    const sender = config.elt;
+    const form = sender && sender.closest ? sender.closest("form") : null;
+    const name = nameOf(form, valuesOf(config.formData));
+    const held = notice() && notice().querySelector("[data-not-sent]");
+    if (!held) {
+      return;
+    }
+    fill(held, name ? said("wordsHeldNamed", { entry: name }) : said("wordsHeld", {}));
+    held.hidden = false;
   }
 
   function clear() {
@@ -224,6 +269,7 @@
     }
     event.preventDefault();
     show(null, true);
+    notSent(config);
     const button = notice() && notice().querySelector("[data-send-again]");
     if (button) {
       button.focus({ preventScroll: true });

@@ -121,10 +121,11 @@
     });
   });
 
-  // After a tile that fits several ends is picked, scroll up as far as the first end button
-  // below the picture stays in view: as much of the picture as possible shows, its fitting
-  // ends (the targets) first. The page never scrolls down, and a live update (which keeps the
-  // reader's scroll position) never comes here.
+  // After a tile that fits several ends is picked, scroll up as far as the end buttons below
+  // the picture stay in view: as much of the picture as possible shows, its fitting ends (the
+  // targets) first. The page scrolls down only to bring end buttons out from under Draw and
+  // Undo stuck at the screen's foot (large text), and a live update (which keeps the reader's
+  // scroll position) never comes here.
   const MARGIN = 8;
 
   function showTargets() {
@@ -139,10 +140,55 @@
     const board = document.querySelector(".scoreboard");
     const covered = board ? board.getBoundingClientRect().bottom : 0;
     const hidden = covered + MARGIN - top;
-    const room = window.innerHeight - MARGIN - button.getBoundingClientRect().bottom;
+    // Every end button stays in view, above the row stuck to the screen's foot (if any):
+    // several of them wrap onto more than one line with large text.
+    const buttons = button.closest(".end-buttons") || button;
+    const room = foot() - MARGIN - buttons.getBoundingClientRect().bottom;
     const up = Math.min(hidden, room);
     if (up > 0) window.scrollBy(0, -up);
+    else if (room < 0) window.scrollBy(0, -room);
   }
+
+  // Where the thumb left the tray stays where it is across an entry. On a screen that flows
+  // (large text) Draw / Pass / Undo stay at the foot of the screen (sticky), the tray just
+  // above them; what grows above the tray (the picture, a notice) or in that row (Undo's
+  // entry taking another line) would push the tray under them, and the next tile a scroll
+  // away. The tray's foot keeps its distance to theirs: measured before the tile that fits
+  // several ends is picked (showTargets then scrolls up to its ends) and put back after the
+  // entry that follows. A table that fits the screen has nothing stuck, so nothing moves.
+  let trayGap = null;
+
+  function tray() {
+    return document.querySelector("#table form.picker");
+  }
+
+  function stuck() {
+    const row = document.querySelector("#table .actions");
+    return row && getComputedStyle(row).position === "sticky" ? row : null;
+  }
+
+  // The foot of what can be seen: the top of the row stuck to the screen's foot, if any.
+  function foot() {
+    const row = stuck();
+    return row ? row.getBoundingClientRect().top : window.innerHeight;
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const target = event.detail.target;
+    const shown = tray();
+    if (!target || target.id !== "table" || !shown || !stuck()) return;
+    if (!document.querySelector("#table .choose-end")) {
+      trayGap = foot() - shown.getBoundingClientRect().bottom;
+    }
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    const target = event.detail.target;
+    const shown = tray();
+    if (!target || target.id !== "table" || !shown || !stuck() || trayGap === null) return;
+    const moved = trayGap - (foot() - shown.getBoundingClientRect().bottom);
+    if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
+  });
 
   layAll();
   // htmx swaps in a new table after every entry and every live update.

@@ -826,8 +826,10 @@ WORD_PROBLEMS_JS = r"""([within, leaveOut]) => {
   }
   // A word: letters and digits, with an apostrophe, a colon, a comma or a full stop inside
   // it ("don't", "12:30", "1,000"). A line may break after a hyphen, as in print, and after
-  // the underscore of a name such as boneyard_reserve.
-  const wordPattern = /[\p{L}\p{N}]+(?:['\u2019:.,][\p{L}\p{N}]+)*/gu;
+  // the underscore of a name such as boneyard_reserve; but not inside a tile's name ("6-4",
+  // "12-0", with a hyphen or the non-breaking U+2011): "0-" on one line and "0" on the next
+  // reads as no tile at all.
+  const wordPattern = /\p{N}+[-\u2011]\p{N}+|[\p{L}\p{N}]+(?:['\u2019:.,][\p{L}\p{N}]+)*/gu;
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const parent = node.parentElement;

@@ -1,6 +1,6 @@
 """Checks run on a page as it is, shared by the accessibility, ergonomics and text-size tests:
-axe-core's serious findings, and what is wrong for a thumb (sideways scroll, small targets,
-small text)."""
+axe-core's findings of moderate impact or worse (the score flash's in each of its frames too),
+and what is wrong for a thumb (sideways scroll, small targets, small text)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from playwright.sync_api import Page
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 """axe-core as ``tests/browser/axe/package-lock.json`` pins it (a current release: older ones
 lack rules such as label-content-name-mismatch); ``make test`` installs it with npm."""
-BLOCKING = ("serious", "critical")
+BLOCKING = ("moderate", "serious", "critical")
+"""The impacts that fail a page: every one but "minor" (a moderate finding is a missing <h1>,
+two landmarks of one name, ...)."""
 
 
 def axe_violations(page: Page) -> list[dict[str, Any]]:
@@ -97,4 +99,58 @@ def problems_on(page: Page) -> list[str]:
     for t in page.evaluate(TEXT_JS):
         if t["size"] < MIN_TEXT - 0.01:
             found.append(f"small text {t['what']}: {t['size']} px")
+    return found
+
+
+# The flash of what an entry scored, stopped at a moment of its run: every animation of the
+# page paused and set to ``fraction`` of its length (the Web Animations API), so that what axe
+# sees is that frame, however fast or slow the machine is. It is lit again first (as
+# static/js/what-happened.js lights it after an entry), so it has not already faded away.
+FLASH_AT_JS = """fraction => {
+  const note = document.querySelector('#table [data-last-score]');
+  if (fraction === 0) {
+    note.classList.remove('last-score--show');
+    void note.offsetWidth;
+    note.classList.add('last-score--show');
+  }
+  const running = document.getAnimations();
+  for (const animation of running) {
+    animation.pause();
+    animation.currentTime = fraction * animation.effect.getComputedTiming().duration;
+  }
+  return running.length;
+}"""
+
+FLASH_FRAMES = 40
+"""Frames of the flash looked at: one every 90 ms of its 3.6 s."""
+
+
+def contrast_in_every_frame(page: Page, animated: bool = True) -> list[str]:
+    """axe's color-contrast findings in each frame of the flash, said with the frame's moment
+    (the text and its colours, as axe tells them). Not ``animated`` (a finished game's flash,
+    which stays as it is): nothing may run, and its one frame is looked at."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        axe_violations(page)  # loads axe-core into the page
+    found = []
+    for frame in range(FLASH_FRAMES + 1 if animated else 1):
+        fraction = frame / FLASH_FRAMES
+        running = page.evaluate(FLASH_AT_JS, fraction)
+        assert bool(running) == animated, f"{running} animations run at {fraction:.0%}"
+        result = page.evaluate(
+            "async () => await axe.run(document,"
+            " {resultTypes: ['violations'], runOnly: ['color-contrast']})"
+        )
+        # axe cannot tell the contrast of words over the scores (it reports it as one it cannot
+        # tell): the flash lying there is wholly opaque whenever it shows, or it fades them.
+        faded = page.evaluate(
+            "() => [...document.querySelectorAll('#table [data-last-score]')].filter(e =>"
+            " e.checkVisibility({visibilityProperty: true}) && getComputedStyle(e).opacity !== '1')"
+            ".map(e => getComputedStyle(e).opacity)"
+        )
+        found += [f"at {fraction:.0%}: the flash is faded to opacity {o}" for o in faded]
+        for v in result["violations"]:
+            for n in v["nodes"]:
+                summary = n.get("failureSummary", "").splitlines()[-1].strip()
+                found.append(f"at {fraction:.0%}: {json.dumps(n['target'])}: {summary}")
+    page.evaluate("() => document.getAnimations().forEach(a => a.finish())")
     return found

@@ -119,3 +119,23 @@ def test_the_club_page_shows_standings_that_sort_and_fit_the_screen(
     expect(page.locator("[data-club-new-game]")).to_have_count(0)
     expect(rows).to_have_count(4)
     check_fits(page)
+
+
+@pytest.mark.parametrize("language", ["sv", "fil"])
+def test_the_club_pages_are_axe_clean_in_svenska_and_filipino(
+    live_server: LiveServer, page_with: Any, language: str
+):
+    """The club page with its standings, partnerships and head to head, its players page and
+    its watch link, in the page's language: nothing of moderate impact or worse."""
+    page = page_with(**PORTRAIT)
+    club = create_club(page, live_server.url, "Family")
+    page.goto(club + "/import")
+    page.locator('textarea[name="text"]').fill(finished_games(8))
+    tap(page.get_by_role("button", name="Import"))
+    expect(page.locator('[data-standings="players"] tbody tr')).to_have_count(4)
+    watch = page.locator('[data-share-link="club-watch"]').input_value()
+    page.goto(f"{live_server.url}/language/{language}?next=/")
+    for url in (club, club + "/players", watch):
+        page.goto(url)
+        assert page.locator("html").get_attribute("lang") == language
+        check_fits(page)

@@ -179,6 +179,35 @@ def test_the_winner_comes_into_view_and_rematch_starts_the_new_game(
     assert seats == ["0", "2", "1", "3"], "the same seats, partners in the same sides"
 
 
+@pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "no-js"])
+def test_the_winners_flash_hides_nothing(
+    live_server: LiveServer, request: pytest.FixtureRequest, javascript: bool
+) -> None:
+    """The entry that wins: what it scored shows on the winner's page without covering the
+    status line's target ("to 20"), and stays where it is."""
+    page: Page = request.getfixturevalue("phone" if javascript else "phone_no_js")
+    page.set_viewport_size(PORTRAIT)
+    page.goto(import_game(page, live_server.url, record("hand_partners_collect_wins", drop_last=1)))
+    table = TablePage(page)
+    table.pass_turn()  # Dee passes: blocked
+    table.settle(PARTNERS_HELD)
+
+    flash = page.locator("[data-last-score]")
+    expect(flash).to_have_text("+15 Bob & Dee")
+    expect(flash).to_be_visible()
+    page.evaluate("() => window.scrollTo(0, 0)")
+    target, shown = box(page.locator(".status .target")), box(flash)
+    apart = (
+        shown["y"] >= target["y"] + target["height"]
+        or target["y"] >= shown["y"] + shown["height"]
+        or shown["x"] >= target["x"] + target["width"]
+        or target["x"] >= shown["x"] + shown["width"]
+    )
+    assert apart, f"the flash {shown} lies over the target {target}"
+    # It stays as it is: no animation runs on it to hide it or fade it later.
+    assert flash.evaluate("e => e.getAnimations().length") == 0
+
+
 def test_a_phone_following_the_game_sees_the_flash_and_the_settlement(
     live_server: LiveServer, phone: Page, second_phone: Page
 ) -> None:

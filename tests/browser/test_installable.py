@@ -18,8 +18,9 @@ pytestmark = (
 
 NOT_REACHED = "Not saved: the server could not be reached."
 """The notice of a form that does not name its entry (the new-game form)."""
-LEAD_NOT_SAVED = "Not saved: Ann's lead 6-6. The server could not be reached."
-"""The notice of Ann's lead 6-6, named, when the server could not be reached."""
+LEAD_NOT_SAVED = "Not saved: Ann's lead 6-6. Check the Wi-Fi and the laptop running the app."
+"""The notice of Ann's lead 6-6, named, when the server could not be reached: on a hand's
+screen it says in a few words what to check, so as to show whole above the picture."""
 _SEQ = re.compile(r'id="table"[^>]*data-seq="(\d+)"')
 
 
@@ -140,7 +141,7 @@ def test_an_entry_that_cannot_reach_the_server_is_shown_and_sent_again(
 
     notice = phone.locator("[data-not-saved]")
     expect(notice).to_contain_text(LEAD_NOT_SAVED)
-    expect(notice).to_contain_text("laptop running the app is on")
+    expect(notice).to_contain_text("the laptop running the app")
     send_again = notice.get_by_role("button", name="Send again")
     expect(send_again).to_be_in_viewport()
     # In the screen's news, above the picture, which gives it room: the tray stays put.

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import NewHand, Play, Setup, tile
-from tests.browser.browsing import TablePage, seed_game
+from tests.browser.browsing import TablePage, seed_game, word_problems
 from tests.support.chromium import LANDSCAPE, PORTRAIT, open_and_settle
 from tests.support.server import LiveServer
 
@@ -98,3 +98,65 @@ def test_turn_the_lead_round_moves_nothing(
     expect(turn).to_be_visible()
     expect(turn).to_be_in_viewport(ratio=1)
     assert_still(before, thumb_zone(page))
+
+
+def annabelle_to_play(server: LiveServer, page: Page, language: str) -> TablePage:
+    """A phone in ``language`` on a game of two, Annabelle to play after Bob's 6-0 on W: the
+    count line shows under the picture."""
+    setup = Setup.create(["Annabelle", "Bob"], "all-fives")
+    url = seed_game(server, setup, [NewHand(0), Play(0, tile(6, 4)), Play(1, tile(6, 0))])
+    page.goto(f"{server.url}/language/{language}?next=/")
+    open_and_settle(page, url)
+    return TablePage(page)
+
+
+@pytest.mark.parametrize(
+    ("screen", "language"),
+    [("portrait", "en"), ("portrait", "sv"), ("portrait", "fil"), ("landscape", "en")],
+)
+def test_not_saved_shows_whole(
+    live_server: LiveServer, page_with: Any, screen: str, language: str
+) -> None:
+    """Every line of the notice shows in the room above the picture (nothing cut off at its
+    foot, nothing to scroll inside it) and the tile's name is not split across two lines.
+    (On its side the stage is a column about 140 px wide: Svenska's and Filipino's longer
+    words still scroll there.)"""
+    page = page_with(**SCREENS[screen])
+    table = annabelle_to_play(live_server, page, language)
+    page.route("**/play", lambda route: route.abort())
+
+    table.tap(table.tile("4-0"))
+
+    notice = page.locator("[data-not-saved]")
+    expect(notice).to_contain_text("4-0")
+    expect(page.locator("[data-not-saved] [data-send-again]")).to_be_in_viewport(ratio=1)
+    assert word_problems(page, within="[data-not-saved]") == []
+    news = page.locator(".stage > .news")
+    assert news.evaluate("e => e.scrollHeight <= e.clientHeight + 1"), "the notice scrolls"
+
+
+def test_a_tap_while_an_entry_waits_is_said_not_sent(
+    live_server: LiveServer, page_with: Any
+) -> None:
+    """Offline, Annabelle's 4-0 is not saved; a tap on 5-0 then sends nothing (it would be
+    refused as stale once the first goes) and the notice says so, naming it, in view."""
+    page = page_with(**PORTRAIT)
+    table = annabelle_to_play(live_server, page, "en")
+    sent: list[str] = []
+    page.on(
+        "request", lambda request: sent.append(request.url) if request.method == "POST" else None
+    )
+    page.route("**/play", lambda route: route.abort())
+    table.tap(table.tile("4-0"))
+    expect(page.locator("[data-not-saved]")).to_contain_text("Not saved: Annabelle's 4-0")
+    held = page.locator("[data-not-saved] [data-not-sent]")
+    expect(held).to_be_hidden()
+    tried = len(sent)
+
+    table.tap(table.tile("5-0"))
+
+    expect(held).to_have_text("Not sent either: Annabelle's 5-0.")
+    expect(held).to_be_in_viewport(ratio=1)
+    assert len(sent) == tried, "the second tap was sent"
+    table.expect_unchanged()
+    assert word_problems(page, within="[data-not-saved]") == []

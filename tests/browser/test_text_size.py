@@ -10,24 +10,31 @@ page."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
+from typing import Any
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Locator, Page
 
-from scorekeeper.rules import Game
+from scorekeeper.rules import Draw, Event, Game, NewHand, Settle, Setup
+from scorekeeper.rules.simulate import play_game
 from tests.browser.browsing import (
     DEFAULT_TEXT_PX,
     SCREENS,
     SMALL_PHONE,
+    GameEntry,
     Screen,
+    TablePage,
     record,
+    seed_game,
     set_text_size,
     text_sizes,
     visit,
     word_problems,
 )
 from tests.browser.checks import axe_violations, explain, problems_on
+from tests.support.chromium import PORTRAIT, open_and_settle
 from tests.support.server import LiveServer
 
 PLAY_PARTS = ".screen--fit, .scoreboard, .layout, .undo"
@@ -170,3 +177,76 @@ def test_domino_pictures_grow_with_the_text(
     set_text_size(page, 100)
     small = pictures.first.evaluate("svg => svg.getBoundingClientRect().width")
     assert large >= 1.5 * small, f"{screen.name}: {small:.0f} px at 100 %, {large:.0f} at 200 %"
+
+
+def long_hand(entries: int) -> tuple[Setup, NewHand, list[Event]]:
+    """The first simulated hand of two players with at least ``entries`` entries (a draw of
+    several tiles counts each): its setup, its new hand and its plays, draws and passes."""
+    setup = Setup.create(["Ann", "Bob"], "all-fives", {"target": 1000})
+    for seed in range(500):
+        game = play_game(setup, random.Random(seed))
+        first, rest = game.events[0], game.events[1:]
+        assert isinstance(first, NewHand)
+        end = next(i for i, e in enumerate(rest) if isinstance(e, NewHand | Settle))
+        hand = rest[:end]
+        if sum(e.count if isinstance(e, Draw) else 1 for e in hand) >= entries:
+            return setup, first, hand
+    raise AssertionError(f"no simulated hand of {entries} entries")
+
+
+UNDER_A_FINGER_JS = """e => {
+  const r = e.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (y < 0 || y > innerHeight) return false;
+  const hit = document.elementFromPoint(x, y);
+  return hit !== null && e.contains(hit);
+}"""
+"""Whether a finger can tap the element where it is: its middle on the screen, not under
+anything (the sticky scoreboard, or Draw and Undo stuck at the foot)."""
+
+BRING_INTO_VIEW_JS = """e => {
+  const row = document.querySelector('#table .actions');
+  const stuck = row && getComputedStyle(row).position === 'sticky';
+  const foot = stuck ? innerHeight - row.getBoundingClientRect().height : innerHeight;
+  const block = e.closest('form.picker') || e.closest('.info') || e.closest('.actions') || e;
+  window.scrollBy(0, block.getBoundingClientRect().bottom - foot);
+}"""
+"""A reader's scroll: the whole of what holds the element (the tray, the end buttons) brought
+up to the foot of what shows."""
+
+MOST_SCROLLS = 3
+"""Scrolls a long hand may take at 200 % text on a 360x720 phone: the first, to the tray, and
+at most two more (an end button under Draw and Undo). 11 before the tray kept its place."""
+
+
+def test_a_long_hand_at_200_percent_text_takes_few_scrolls(
+    live_server: LiveServer, page_with: Any
+) -> None:
+    """A hand of 35 entries (41 taps) entered by a finger at 200 % text: each tap is made where
+    the control is, and when it is off the screen or under something the reader first scrolls
+    the tray (or the end buttons) into view. The tray keeps its place over Draw and Undo,
+    which stay at the foot of the screen, so scrolls are few."""
+    setup, first, hand = long_hand(26)
+    page = page_with(**PORTRAIT)
+    open_and_settle(page, seed_game(live_server, setup, [first]))
+    set_text_size(page, 200)
+    table = TablePage(page)
+    entry = GameEntry(table, setup)
+    entry.shadow.push(first)
+    scrolls = []
+
+    def finger(target: Locator) -> None:
+        if not target.evaluate(UNDER_A_FINGER_JS):
+            scrolls.append(target.evaluate("e => e.outerHTML.slice(0, 60)"))
+            target.evaluate(BRING_INTO_VIEW_JS)
+            assert target.evaluate(UNDER_A_FINGER_JS), "a scroll did not bring it to a finger"
+        box = target.bounding_box()
+        assert box is not None
+        page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+    table.tap = finger  # type: ignore[method-assign]
+    try:
+        entry.enter_all(hand)
+    finally:
+        set_text_size(page, 100)
+    assert len(scrolls) <= MOST_SCROLLS, "\n".join(scrolls)

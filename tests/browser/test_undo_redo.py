@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.rules import NewHand, Play, Setup, tile
-from tests.browser.browsing import TablePage, seed_game
+from scorekeeper.rules import Adjust, NewHand, Play, Setup, tile
+from tests.browser.browsing import TablePage, seed_game, word_problems
 from tests.support.chromium import PORTRAIT
 from tests.support.server import LiveServer
 
@@ -82,3 +83,23 @@ def test_undo_and_redo_say_their_entries_whole_beside_draw_at_360_px(
     expect(table.action("undo")).to_contain_text("Bob's 5-0 on E")
     expect(table.action("redo")).to_contain_text("Ann drawing a tile")
     assert buttons.evaluate_all(CUT_SHORT) == []
+
+
+@pytest.mark.parametrize("language", ["en", "sv", "fil"])
+def test_a_long_entry_to_redo_is_said_whole_beside_draw_and_undo(
+    live_server: LiveServer, page_with: Any, language: str
+) -> None:
+    """An adjustment of a partnership's score undone: Redo's entry takes three lines of its
+    narrow button ("the adjustment of Bob & Dee's score"), and every line shows."""
+    setup = Setup.create(["Annabelle", "Bob", "Cy", "Dee"], "all-fives", partners=True)
+    events = [NewHand(0), Play(0, tile(6, 4)), Adjust(1, 10, "miscount")]
+    page = page_with(**PORTRAIT)
+    page.goto(f"{live_server.url}/language/{language}?next=/")
+    page.goto(seed_game(live_server, setup, events))
+    table = TablePage(page)
+    table.undo()
+    buttons = page.locator(".actions button")
+    expect(buttons).to_have_count(3)
+    expect(table.action("redo")).to_contain_text("Bob & Dee")
+    assert buttons.evaluate_all(CUT_SHORT) == []
+    assert word_problems(page, within=".actions") == []

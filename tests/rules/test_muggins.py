@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.rules import Claim, Game, NewHand, Play, tile
-from scorekeeper.rules.explain import explain
+from scorekeeper.rules.explain import explain, explain_all, explain_hand
 from scorekeeper.rules.record import read_record, write_record
 from tests.rules.helpers import (
     DUO_DOMINO_OPTIONS,
@@ -250,6 +250,25 @@ def test_a_missed_count_not_claimed_before_the_next_play_is_lost() -> None:
     assert result["scores"] == {"Ann": 15, "Bob": -15}
     assert "claimed_by" not in result["hands"][0]["plays"][1]
     assert result["hands"][0]["plays"][1]["called"] == 10
+
+
+def test_the_log_says_muggins_is_open_only_until_the_next_entry() -> None:
+    """Bob's 6-3 called 10: while it is the last entry the log says Muggins! is open; once Ann
+    has played on without claiming, it says nobody claimed it; a claim is told as one."""
+    open_then = "Bob called 10: no score, Muggins! is open."
+    closed = "Bob called 10: no score, and nobody claimed Muggins!."
+    data = duo(called={3: 10})
+    game = game_to(data, 3)
+    bob = len(game.events) - 1  # Bob's 6-3, the last entry
+    assert str(explain(game, bob).summary).endswith(open_then)
+    assert str(explain_all(game)[bob].summary).endswith(open_then)
+    later = game_to(data, 4)
+    assert str(explain(later, bob).summary).endswith(closed)
+    assert str(explain_all(later)[bob].summary).endswith(closed)
+    assert str(explain_hand(later, 1)[bob].summary).endswith(closed)
+    claimed = game_to(duo(called={3: 10}, after={3: [claim("Ann")]}), 5)
+    assert str(explain(claimed, bob).summary).endswith(open_then)
+    assert "Ann's Muggins!" in str(explain(claimed, bob + 1).summary)
 
 
 def test_a_call_not_a_multiple_of_5_below_the_count_is_a_missed_call() -> None:

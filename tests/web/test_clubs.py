@@ -547,6 +547,11 @@ def test_a_game_played_alone_can_be_filed_under_a_club_by_its_edit_link(client: 
     )
     filed = client.post(f"{club}/games", data={"link": f"http://localhost{game_path}"})
     assert filed.status_code == 303
+    # Ann was on the roster already (the club spells her "Ann"), Bob joined it.
+    said = html.unescape(client.get(filed.headers["Location"]).get_data(as_text=True))
+    assert "The game of Ann and Bob is now one of Tuesday club's games." in said
+    assert "Bob joined the roster. Ann was on the roster already." in said
+    assert "Added" not in said
     page = client.get(club).get_data(as_text=True)
     assert len(re.findall(r"data-club-game=", page)) == 2
     assert 'data-side-score="Ann"' in client.get(game_path).get_data(as_text=True)

@@ -138,7 +138,9 @@ def simulated(players: list[str], preset: str, seed: int, min_hands: int = 3) ->
 
 
 def text_of(html: str) -> str:
-    """The page's text with tags dropped and whitespace squeezed."""
+    """The page's text with tags dropped and whitespace squeezed (a tile's name kept on one
+    line, "<span class="tile-nowrap">6-6</span>", is the text it holds)."""
+    html = re.sub(r'<span class="tile-nowrap">([^<]*)</span>', r"\1", html)
     return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
 
 
@@ -330,6 +332,21 @@ def test_the_sheet_csv_has_the_same_rows(client):
     html_rows = sheet_rows(get(client, f"/games/{table.key}/sheet"))
     for csv_row, html_row in zip(rows[1:], html_rows, strict=True):
         assert [int(csv_row[5 + 3 * i]) for i in range(3)] == list(html_row.values())
+
+
+def test_the_sheet_says_the_target_of_the_game_not_the_presets(client):
+    """All Fives is played to 250 with two players: a game of three to 100 says so."""
+    record = {
+        "format": "all-fives/1",
+        "players": ["Ann", "Bob", "Cy"],
+        "preset": "all-fives",
+        "options": {"target": 100},
+        "hands": [],
+    }
+    table = import_record(client, record)
+    text = text_of(get(client, f"/games/{table.key}/sheet"))
+    assert "Preset All Fives (Muggins): deduct your own pips; this game to 100" in text
+    assert "250" not in text
 
 
 def test_the_sheet_of_a_game_without_hands(client):

@@ -97,6 +97,9 @@ def test_a_page_opened_as_this_computer_shares_its_address_on_the_network(client
     # Served on this computer only (make run HOST=127.0.0.1): no address would work; said so.
     share = share_panel(client, table, "127.0.0.1:5000", "127.0.0.1")
     assert "the server listens on this computer alone" in share
+    # It may well have been started with make run: the way out is said so as to be true then.
+    assert "Start it again with a plain “make run” (leave out HOST)" in share
+    assert "Start it with “make run”" not in share
     assert f'value="http://127.0.0.1:5000{watch}"' in share
     # Opened by the network address, as the phones do: nothing to say.
     share = share_panel(client, table, "192.168.1.23:5000", "0.0.0.0")

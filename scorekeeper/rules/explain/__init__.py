@@ -21,7 +21,7 @@ hand only needs the game as it was when the hand began, and the engine keeps tha
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal, get_args
 
 from scorekeeper.rules.events import (
@@ -99,7 +99,8 @@ def explain(game: Game, index: int) -> Explanation:
     event = replayed.rewind(index)[0]
     before = Before(tuple(replayed.scores), _next_event_number(replayed))
     replayed.push(event)
-    return _explain_pushed(replayed, before)
+    told = _explain_pushed(replayed, before)
+    return _followed(told, game.events[index + 1] if index + 1 < len(game.events) else None)
 
 
 def explain_all(game: Game) -> list[Explanation]:
@@ -146,7 +147,22 @@ def _explain_pushing(replayed: Game, events: list[Event]) -> list[Explanation]:
             number = 1
         elif not isinstance(event, Settle):
             number += 1
-    return explanations
+    # Each play was told as the last entry; the entry after it may have closed a Muggins! it
+    # left open. The last of ``events`` is the game's last entry or a settlement (a hand's
+    # events end with it once settled): nothing after it to close anything.
+    return [
+        _followed(told, events[i + 1]) if i + 1 < len(events) else told
+        for i, told in enumerate(explanations)
+    ]
+
+
+def _followed(told: Explanation, after: Event | None) -> Explanation:
+    """``told`` once ``after`` followed it: a count called short and left unclaimed by the next
+    entry is said to be closed (a claim of it tells itself)."""
+    if after is None or isinstance(after, Claim) or told.kind != "play":
+        return told
+    summary = play.muggins_closed(told.summary)
+    return told if summary is told.summary else replace(told, summary=summary)
 
 
 def _next_event_number(game: Game) -> int:

@@ -209,13 +209,30 @@ def tell(game: Game, hand: Hand, play: Play, before: Before) -> Told:
     return _play_summary(game, scored, what, layout, team), tuple(steps), counted
 
 
+def _muggins_open(**facts: Fact) -> Message:
+    """A count called short, told while it is the last entry: an opponent may still claim it."""
+    return say(
+        "%(play)s: %(count)s; %(player)s called %(called)s: no score, Muggins! is open.", **facts
+    )
+
+
+def muggins_closed(summary: Message) -> Message:
+    """``summary`` of a play told when it was the last entry, now that another entry (not a
+    claim of it) has followed: a count called short no longer says Muggins! is open."""
+    if summary.text != _muggins_open().text:
+        return summary
+    return say(
+        "%(play)s: %(count)s; %(player)s called %(called)s: no score, and nobody claimed Muggins!.",
+        **dict(summary.facts),
+    )
+
+
 def _play_summary(game: Game, scored: Scored, what: Message, layout: Layout, team: str) -> Message:
     """ "Bob played 6-3 on W: W 3 + E 12 = 15, Bob +15.", and why a count scored nothing."""
     count = compact_parts(layout)
     name = game.players[scored.player]
     if scored.missed:
-        return say(
-            "%(play)s: %(count)s; %(player)s called %(called)s: no score, Muggins! is open.",
+        return _muggins_open(
             play=what,
             count=count,
             player=name,

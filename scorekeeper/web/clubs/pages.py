@@ -26,6 +26,7 @@ from flask import (
 )
 
 from scorekeeper.rules.messages import say
+from scorekeeper.rules.names import name_key
 from scorekeeper.rules.standings import (
     DEFAULT_SORT,
     PAIR_COLUMNS,
@@ -332,15 +333,48 @@ def file_game(key: str) -> Answer:
     try:
         if found is None:
             raise NotFound("")
+        on_roster = clubs.spellings(door.club)
         row = clubs.file_game(door.club, found.group(1))
     except NotFound:
         flash(_("No game has that edit link (a watch link cannot move a game). Nothing changed."))
     except RosterProblem as problem:
         flash(_unchanged(languages.said(problem.said)))
     else:
-        players = languages.said_list(list(row.players))
-        flash(_("Added %(players)s to %(club)s.", players=players, club=door.club.name))
+        flash(_filed_words(list(row.players), on_roster, door.club.name))
     return redirect(url_for("clubs.club", key=key, _anchor="games"), code=303)
+
+
+def _filed_words(players: list[str], on_roster: dict[str, str], club: str) -> str:
+    """What filing a game did: the game is the club's, and who of its players joined the
+    roster and who was on it already (as the club spells them)."""
+    said = [
+        _(
+            "The game of %(players)s is now one of %(club)s's games.",
+            players=languages.said_list(players),
+            club=club,
+        )
+    ]
+    joined = [name for name in players if name_key(name) not in on_roster]
+    members = [name for name in players if name_key(name) in on_roster]
+    if joined:
+        said.append(
+            ngettext(
+                "%(players)s joined the roster.",
+                "%(players)s joined the roster.",
+                len(joined),
+                players=languages.said_list(joined),
+            )
+        )
+    if members:
+        said.append(
+            ngettext(
+                "%(players)s was on the roster already.",
+                "%(players)s were on the roster already.",
+                len(members),
+                players=languages.said_list(members),
+            )
+        )
+    return " ".join(said)
 
 
 # -- the roster -------------------------------------------------------------------------------
