@@ -58,7 +58,7 @@ def not_an_end(shown: str, name: object = None, tiles: TileSet = DOUBLE_SIX) -> 
         return say(
             "%(end)s is not an end: a %(set)s set has no %(double)s, its doubles go up to %(top)s.",
             end=shown,
-            set=tiles.name,
+            set=tiles.spoken,
             double=name.split(":", 1)[0],
             top=f"{top}-{top}",
         )

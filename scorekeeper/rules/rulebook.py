@@ -34,6 +34,7 @@ from scorekeeper.rules.options import (
     Rules,
     default_partners,
 )
+from scorekeeper.rules.tiles import SET_NAMES
 
 Text = Message | str
 """Words on the page: a message, or a text from :mod:`options` said as it comes (the site
@@ -651,7 +652,7 @@ def _larger_deal(set_name: str) -> Message:
     return say(
         "as the %(set)s set deals: %(few)s, %(some)s or %(many)s tiles each for 2-4, 5-6 or 7-8 "
         "players",
-        set=set_name,
+        set=SET_NAMES[set_name],
         few=few,
         some=some,
         many=many,

@@ -144,7 +144,7 @@ def _held_pips(
                 say(
                     "%(tile)s is not a tile of a %(set)s set: %(player)s cannot hold it.",
                     tile=str(tile),
-                    set=tiles.name,
+                    set=tiles.spoken,
                     player=name,
                 ),
             )

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from scorekeeper.rules.errors import MalformedInput
-from scorekeeper.rules.messages import say
+from scorekeeper.rules.messages import Message, say
 
 TOTAL_PIPS = 168
 """The pips of a double-six set."""
@@ -90,6 +90,12 @@ class TileSet:
         """All the set's pips: 168, 495 or 1,092."""
         return self.top * self.size
 
+    @property
+    def spoken(self) -> Message:
+        """The set's name as a message's fact: the house-rule value in English, said in the
+        reader's own words elsewhere (sv *dubbel-9*), as a sentence around it is."""
+        return SET_NAMES[self.name]
+
     def holds(self, t: Tile) -> bool:
         """Whether ``t`` is a tile of this set."""
         return t.high <= self.top
@@ -111,7 +117,7 @@ class TileSet:
                     '"%(given)s" is not a %(set)s tile: write two numbers from 0 to %(top)s '
                     'with a dash between them, such as "%(example)s".',
                     given=text,
-                    set=self.name,
+                    set=self.spoken,
                     top=self.top,
                     example=f"{self.top}-7",
                 )
@@ -120,6 +126,13 @@ class TileSet:
 
 
 _SETS_TILES = {top: _set_of(top) for top in (6, 9, 12)}
+SET_NAMES: dict[str, Message] = {
+    "double-six": say("double-six"),
+    "double-nine": say("double-nine"),
+    "double-twelve": say("double-twelve"),
+}
+"""The sets' names in words, by their house-rule name: a sentence names the set in the
+reader's language (``%(set)s``), as it names a tile's double."""
 DOUBLE_SIX = TileSet("double-six", 6)
 TILE_SETS: dict[str, TileSet] = {
     s.name: s for s in (DOUBLE_SIX, TileSet("double-nine", 9), TileSet("double-twelve", 12))

@@ -4,15 +4,18 @@
 // #table is replaced whole by every entry and by the live view (live.js). Each table carries
 // what its last entry scored (.last-score: data-last-score, data-spoken) and, when that entry
 // settled a hand or ended the game, the id of what to bring into view (data-bring-into-view).
-// Only a table with more events than the one it replaces counts as news: an undo, a refusal
-// or a stale page shows no flash. The words go to #score-news, a live region outside #table
-// that stays on the page, since a live region swapped in with its content is often not read.
+// A table counts as news when it has more events than the one it replaces (an undo, a
+// refusal or a stale page shows no flash), or as many and other words for its last entry: a
+// call changed on the last play (house rule muggins) adds no event, but changes what it
+// scored. The words go to #score-news, a live region outside #table that stays on the page,
+// since a live region swapped in with its content is often not read.
 (function () {
   "use strict";
 
   const SHOW = "last-score--show";
   const ANNOUNCE_DELAY_MS = 150;
   let seen = null;
+  let heard = null;
   let announcing = null;
 
   function table() {
@@ -73,13 +76,21 @@
     });
   }
 
+  function spoken(shown) {
+    const note = shown.querySelector("[data-last-score]");
+    return note ? note.dataset.spoken : "";
+  }
+
   function arrived(shown, own) {
     const now = events(shown);
-    if (seen !== null && now > seen) {
+    const words = spoken(shown);
+    const recalled = now === seen && words !== heard;
+    if (seen !== null && (now > seen || recalled)) {
       flash(shown);
       bringIntoView(shown, own);
     }
     seen = now;
+    heard = words;
   }
 
   document.addEventListener("htmx:afterSettle", function (event) {
@@ -100,5 +111,8 @@
   });
 
   const first = table();
-  if (first) seen = events(first);
+  if (first) {
+    seen = events(first);
+    heard = spoken(first);
+  }
 })();

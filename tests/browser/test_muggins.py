@@ -93,6 +93,8 @@ def test_a_call_short_and_the_claim_from_a_second_phone(
     table.tap(short)
     expect(first.locator(".call-strip")).to_have_attribute("data-call", "5")
     table.expect_scores(["Ann", "Bob"], [0, 0])
+    # What the play scored is read out again: nothing, not the +10 it was entered with.
+    expect(first.locator("#score-news")).to_have_text("Ann's lead 5-5, called 5 of 10: no score")
 
     claim = second.locator('button[data-muggins="Bob"]')
     expect(claim).to_be_visible()

@@ -49,8 +49,15 @@ def plain(text: str) -> str:
 
 def matcher(word: str) -> re.Pattern[str]:
     """A rejected word at the start of a word, in any case (``pips`` finds *pipsumma*, not
-    the placeholder ``%(pips)s``)."""
-    return re.compile(r"(?<![\w(])" + re.escape(word), re.I)
+    the placeholder ``%(pips)s``). In a phrase one word may stand between two of its words
+    (``tar hem`` finds *tar ingen hem*), but not before a placeholder: ``avrundat
+    %(rounded)s`` is rejected for the *till* it lacks."""
+    parts = word.split()
+    pattern = re.escape(parts[0])
+    for part in parts[1:]:
+        gap = r"\s+" if part.startswith("%(") else r"\s+(?:[\w-]+\s+)?"
+        pattern += gap + re.escape(part)
+    return re.compile(r"(?<![\w(])" + pattern, re.I)
 
 
 def offenders(translated: Catalog, words: list[tuple[str, str]]) -> list[str]:
@@ -94,11 +101,16 @@ def test_a_rejected_word_is_found_wherever_a_translation_uses_it() -> None:
     planted.add("rounds to %(rounded)s", "avrundat %(rounded)s")
     planted.add("rounds to %(rounded)s!", "avrundat till %(rounded)s")
     planted.add("<code>boneyard</code>", "<code>boneyard</code>")
+    planted.add("nobody collects", "ingen tar hem")
+    planted.add("nobody collects!", "med dubbelbrickor tar ingen hem")
+    planted.add("nobody collects twice", "tar ingen av dem hem")
     found = offenders(planted, REJECTED["sv"])
     assert [line.split(" uses ")[0] for line in found] == [
         "'Boneyard %(tiles)s'",
         "'Pip total'",
         "'rounds to %(rounded)s'",
+        "'nobody collects'",
+        "'nobody collects!'",
     ]
 
 

@@ -321,3 +321,22 @@ def test_a_tile_of_no_set_tapped_is_refused_in_the_sets_words(
     assert '"13-1" tapped on the tray is not a tile of a double-twelve set' in unescape(
         response.get_data(as_text=True)
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("sv", '"13-1" som trycktes i brickraden är ingen bricka i en dubbel-12-sats'),
+        ("fil", 'hindi tile ng set na double-twelve ang "13-1"'),
+    ],
+)
+def test_the_sets_name_is_said_in_the_readers_language(
+    app: Flask, client: FlaskClient, language: str, words: str
+) -> None:
+    table, _game, _settle = at_settlement(app, client)
+    client.get(f"/language/{language}?next=/")
+    response = table.post("settle", {"held-1": "0", "tiles-2": "13-1"})
+    assert response.status_code == 422
+    page = unescape(response.get_data(as_text=True))
+    assert words in page
+    assert "double-twelve-sats" not in page

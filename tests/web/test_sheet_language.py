@@ -13,7 +13,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from tests.web.test_paper import domino_hand
-from tests.web.webtable import Table, import_record
+from tests.web.webtable import Table, import_record, new_game
 
 ENGLISH = {"Accept-Language": "en-GB,en;q=0.9"}
 H1 = re.compile(r"<h1>([^<]*)</h1>")
@@ -87,6 +87,23 @@ def test_the_sheet_prints_in_the_language_asked_for_while_the_browser_speaks_eng
     assert f'href="{table.url}/sheet.csv?lang={code}"' in html
     # Only this page: the site stays in the browser's language.
     assert said_in(page(client, f"{table.url}/sheet")) == ("en", HEADINGS["en"])
+
+
+@pytest.mark.parametrize(
+    ("code", "deal"),
+    [
+        ("en", "as the double-nine set deals: 9, 7 or 6 tiles each"),
+        ("sv", "som dubbel-9-satsen delar ut: 9, 7 eller 6 brickor var"),
+        ("fil", "ayon sa bigayan ng set na double-nine: tig-9, 7 o 6 tile"),
+    ],
+)
+def test_the_sheet_names_the_set_in_its_own_language(
+    client: FlaskClient, code: str, deal: str
+) -> None:
+    table = new_game(client, ["Ann", "Bob"], set="double-nine")
+    html = page(client, f"{table.url}/sheet?lang={code}")
+    assert deal in html
+    assert "set: double-nine" in html  # the code beside it, the same in every language
 
 
 def test_a_swedish_site_can_print_an_english_sheet(client: FlaskClient) -> None:

@@ -198,3 +198,17 @@ def test_the_live_view_carries_the_flash_for_the_page_to_show(client):
 
     # The poller does not know whether the page saw this entry: its script decides to show it.
     assert flash_of(polled) == Flash("+10 Ann", "Ann's lead 5-5: +10 Ann", False)
+
+
+def test_a_call_short_of_the_count_says_what_it_scored(client):
+    # House rule muggins: the play goes in called right, then one tap says it was called
+    # short; the line read out says so, not the count the play would have scored.
+    table = htmx(started(client, muggins="yes"))
+
+    assert flash_of(table.play("5-5")) == Flash("+10 Ann", "Ann's lead 5-5: +10 Ann", True)
+    assert flash_of(table.post("call", {"called": "5"})) == Flash(
+        "no score", "Ann's lead 5-5, called 5 of 10: no score", True
+    )
+    assert flash_of(table.post("call", {"called": "10"})) == Flash(
+        "+10 Ann", "Ann's lead 5-5: +10 Ann", True
+    )

@@ -87,7 +87,7 @@ def _check_form(game: GameState, play: Play) -> None:
             say(
                 "%(tile)s is not a tile of a %(set)s set (numbers 0 to %(top)s).",
                 tile=str(play.tile),
-                set=tiles.name,
+                set=tiles.spoken,
                 top=tiles.top,
             )
         )

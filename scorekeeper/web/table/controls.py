@@ -153,10 +153,8 @@ def undo_label(game: Game) -> str | None:
     if isinstance(event, Claim):
         return _("%(player)s's Muggins!", player=game.players[event.player])
     if isinstance(event, Adjust):
-        return _(
-            "the adjustment of %(side)s's score",
-            side=game.sides[game.side_of(event.player)],
-        )
+        # Short: the undo button's label has room for a few words on a phone.
+        return _("%(side)s's adjustment", side=game.sides[game.side_of(event.player)])
     assert isinstance(event, NewHand)
     return _(
         "%(player)s leading hand %(number)s", player=game.players[event.leader], number=hand.number

@@ -48,7 +48,7 @@ def _ticked_tiles(name: str, ticked: Sequence[str], tiles: TileSet) -> tuple[Til
                     '%(player)s: "%(value)s" tapped on the tray is not a tile of a %(set)s set.',
                     player=name,
                     value=value,
-                    set=tiles.name,
+                    set=tiles.spoken,
                 )
             raise Refusal("remaining", why) from None
     return tuple(found)

@@ -95,6 +95,13 @@ def last_score(game: Game) -> LastScore | None:
     if isinstance(event, Play):
         scored = hand.plays[-1]
         what = describe_play(game, event, scored.end)
+        if scored.missed:  # house rule muggins: called short, it scored nothing
+            what = _(
+                "%(play)s, called %(called)s of %(points)s",
+                play=what,
+                called=scored.called or 0,
+                points=scored.missed,
+            )
         side = game.sides[game.side_of(scored.player)]
         return LastScore(what, ((side, scored.points),) if scored.points else ())
     if isinstance(event, Claim):
