@@ -71,6 +71,7 @@ PRESET_NAMES: dict[Preset, Message] = {
     "all-fives": say("All Fives (Muggins): deduct your own pips"),
     "fives-up": say("Fives-Up: the winner collects in fives"),
     "totally-fives": say("Totally Fives: the winner collects in fives"),
+    "sniff": say("Sniff: the spinner's open ends count, the winner collects in points"),
 }
 """Each preset's title without the target it sets, for a game whose own target is said beside
 it (a game of three to 100 is not played "to 250 with two players")."""

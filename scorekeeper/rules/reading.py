@@ -11,15 +11,18 @@ from typing import Any
 
 from scorekeeper.rules.errors import MalformedInput
 from scorekeeper.rules.events import (
+    LEAD_WAYS,
     Adjust,
     Claim,
     Draw,
     Event,
     Held,
+    LeadWay,
     Pass,
     Play,
     is_whole,
 )
+from scorekeeper.rules.house_rule import one_of
 from scorekeeper.rules.layout import is_arm_name, not_an_end
 from scorekeeper.rules.messages import say
 from scorekeeper.rules.setup import Setup
@@ -205,3 +208,34 @@ def parse_remaining(obj: object, setup: Setup) -> dict[int, Held]:
                 )
             )
     return parsed
+
+
+def lead_by_of(hand: Mapping[str, Any], number: int) -> LeadWay | None:
+    """How a hand's leader was chosen (``lead_by``), if the record says."""
+    if "lead_by" not in hand:
+        return None
+    way = one_of(hand["lead_by"], LEAD_WAYS)
+    if way is None:
+        raise MalformedInput(
+            say(
+                "Hand %(hand)s's lead_by is one of %(ways)s, not %(given)s.",
+                hand=number,
+                ways=", ".join(f'"{w}"' for w in LEAD_WAYS),
+                given=json.dumps(hand["lead_by"]),
+            )
+        )
+    return way
+
+
+def redraws_of(hand: Mapping[str, Any], number: int) -> int:
+    """How many times everyone drew one more tile before the lead (``redraws``), 0 if left out."""
+    redraws = hand.get("redraws", 0)
+    if not is_whole(redraws, 0):
+        raise MalformedInput(
+            say(
+                "Hand %(hand)s's redraws is a whole number from 0 up, not %(given)s.",
+                hand=number,
+                given=json.dumps(redraws),
+            )
+        )
+    return redraws

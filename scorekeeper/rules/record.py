@@ -21,24 +21,27 @@ from typing import Any
 
 from scorekeeper.rules.errors import MalformedInput, RecordRefusal, Refusal
 from scorekeeper.rules.events import (
-    LEAD_WAYS,
     Adjust,
     Claim,
     Draw,
-    LeadWay,
     NewHand,
     Pass,
     Play,
     Settle,
-    is_whole,
 )
 from scorekeeper.rules.game import Game, Hand, Scored
-from scorekeeper.rules.house_rule import OptionValue, one_of
+from scorekeeper.rules.house_rule import OptionValue
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_problem
 from scorekeeper.rules.notes import referee_notes
 from scorekeeper.rules.options import HOUSE_RULES
-from scorekeeper.rules.reading import parse_event, parse_remaining, unknown_key
+from scorekeeper.rules.reading import (
+    lead_by_of,
+    parse_event,
+    parse_remaining,
+    redraws_of,
+    unknown_key,
+)
 from scorekeeper.rules.setup import MOST_PLAYERS, PARTNERS_PLAYERS, Setup
 from scorekeeper.rules.times import Times, parse_time, write_time
 
@@ -176,7 +179,9 @@ def read_timed(data: object, *, unsettled_last_hand: bool = False) -> Timed:
                 raise MalformedInput(say("Hand %(hand)s's events are a list.", hand=number))
             settled_at = _time_in(hand, "settled_at")
             game.push(
-                NewHand(setup.seat_of(hand["lead"]), _lead_by(hand, number), _redraws(hand, number))
+                NewHand(
+                    setup.seat_of(hand["lead"]), lead_by_of(hand, number), redraws_of(hand, number)
+                )
             )
             entries.append(None)
         except Refusal as refusal:
@@ -247,37 +252,6 @@ def _read_after_settlement(
             entries.append(at)
         except Refusal as refusal:
             raise RecordRefusal(refusal.rule, refusal.said, number, index) from None
-
-
-def _lead_by(hand: Mapping[str, Any], number: int) -> LeadWay | None:
-    """How a hand's leader was chosen (``lead_by``), if the record says."""
-    if "lead_by" not in hand:
-        return None
-    way = one_of(hand["lead_by"], LEAD_WAYS)
-    if way is None:
-        raise MalformedInput(
-            say(
-                "Hand %(hand)s's lead_by is one of %(ways)s, not %(given)s.",
-                hand=number,
-                ways=", ".join(f'"{w}"' for w in LEAD_WAYS),
-                given=json.dumps(hand["lead_by"]),
-            )
-        )
-    return way
-
-
-def _redraws(hand: Mapping[str, Any], number: int) -> int:
-    """How many times everyone drew one more tile before the lead (``redraws``), 0 if left out."""
-    redraws = hand.get("redraws", 0)
-    if not is_whole(redraws, 0):
-        raise MalformedInput(
-            say(
-                "Hand %(hand)s's redraws is a whole number from 0 up, not %(given)s.",
-                hand=number,
-                given=json.dumps(redraws),
-            )
-        )
-    return redraws
 
 
 def _ending(game: Game, hand: Hand) -> Message:

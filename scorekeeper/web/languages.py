@@ -22,6 +22,7 @@ rule ids, the game record, the replay output and the CSV's data cells.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -49,7 +50,7 @@ from flask import (
 from flask.ctx import _AppCtxGlobals
 from flask.globals import _cv_app, _cv_request
 from flask_babel import Babel, LazyString, force_locale
-from markupsafe import escape
+from markupsafe import Markup, escape
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers.response import Response as BaseResponse
@@ -372,6 +373,26 @@ def compile_catalogs(into: str) -> str:
     return into
 
 
+# -- where a line may break ---------------------------------------------------------------
+
+
+def breakable(name: str) -> Markup:
+    """A name like ``boneyard_reserve`` that may wrap after its underscores, as words do after
+    a hyphen: on a narrow screen or with large text it is never split inside a word."""
+    return Markup(str(escape(name)).replace("_", "_<wbr>"))
+
+
+TILE_NAME = re.compile(r"(?<![\w.-])\d{1,2}-\d{1,2}(?![\w-])")
+"""A tile's name in running text ("6-4", "12-0"), not part of a longer token (a date, "1-2-3")."""
+
+
+def tiles_unbroken(text: str) -> Markup:
+    """``text`` with each tile name kept on one line: browsers break a line after a hyphen,
+    even between two digits, and "0-" at a line's end with "0" on the next reads as no tile.
+    For element text only (not an attribute's value)."""
+    return Markup(TILE_NAME.sub(r'<span class="tile-nowrap">\g<0></span>', str(escape(text))))
+
+
 def init_app(app: Flask) -> None:
     """Speak the reader's language on every page; offer the switcher and ``said``."""
     directory = compile_catalogs(os.path.join(app.instance_path, "translations"))
@@ -388,6 +409,8 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     app.add_template_filter(said, "said")
     app.add_template_filter(versus, "versus")
+    app.add_template_filter(breakable, "breakable")
+    app.add_template_filter(tiles_unbroken, "tiles_unbroken")
     app.after_request(_vary)
 
     @app.context_processor

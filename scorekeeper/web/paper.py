@@ -16,15 +16,15 @@ from datetime import date, datetime
 from typing import Any, Literal
 
 from flask import Blueprint, Flask, Response, render_template, request, url_for
-from markupsafe import Markup, escape
 
 from scorekeeper.rules import Draw, Event, Game, Hand, NewHand, Pass, Play, Settle
+from scorekeeper.rules.basics import basics_of, refusal_anchor
 from scorekeeper.rules.events import Adjust, Claim
 from scorekeeper.rules.explain import Explanation, explain_all, explain_hand, hand_spans
 from scorekeeper.rules.messages import Message
 from scorekeeper.rules.notes import Note, referee_notes
 from scorekeeper.rules.options import HOUSE_RULES, PRESET_TITLES, PRESETS
-from scorekeeper.rules.rulebook import basics_of, linked_titles, refusal_anchor, rulebook
+from scorekeeper.rules.rulebook import linked_titles, rulebook
 from scorekeeper.rules.setup import MOST_PLAYERS
 from scorekeeper.rules.sheet import (
     Sheet,
@@ -406,25 +406,6 @@ def game_rules(door: str, key: str) -> str:
 def played_on(loaded: Loaded) -> date:
     """The day the game was started (UTC)."""
     return loaded.row.created_at.date()
-
-
-@bp.app_template_filter("breakable")
-def breakable(name: str) -> Markup:
-    """A name like ``boneyard_reserve`` that may wrap after its underscores, as words do after
-    a hyphen: on a narrow screen or with large text it is never split inside a word."""
-    return Markup(str(escape(name)).replace("_", "_<wbr>"))
-
-
-TILE_NAME = re.compile(r"(?<![\w.-])\d{1,2}-\d{1,2}(?![\w-])")
-"""A tile's name in running text ("6-4", "12-0"), not part of a longer token (a date, "1-2-3")."""
-
-
-@bp.app_template_filter("tiles_unbroken")
-def tiles_unbroken(text: str) -> Markup:
-    """``text`` with each tile name kept on one line: browsers break a line after a hyphen,
-    even between two digits, and "0-" at a line's end with "0" on the next reads as no tile.
-    For element text only (not an attribute's value)."""
-    return Markup(TILE_NAME.sub(r'<span class="tile-nowrap">\g<0></span>', str(escape(text))))
 
 
 @bp.app_template_filter("tally_words")

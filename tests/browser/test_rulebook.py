@@ -12,8 +12,8 @@ from functools import cache
 import pytest
 from playwright.sync_api import Page, expect
 
+from scorekeeper.rules.basics import BASIC_RULES, SETTLEMENT_RULES, WINNING_RULE
 from scorekeeper.rules.messages import Message
-from scorekeeper.rules.rulebook import BASIC_RULES, SETTLEMENT_RULES, WINNING_RULE
 from tests.browser.browsing import import_game, record
 from tests.support.catalogs import catalog
 from tests.support.server import LiveServer

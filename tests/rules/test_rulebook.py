@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from scorekeeper.rules.basics import rule_anchor
 from scorekeeper.rules.errors import RULE_IDS
 from scorekeeper.rules.game import Setup
 from scorekeeper.rules.options import HOUSE_RULES, PRESETS
-from scorekeeper.rules.rulebook import rule_anchor, rulebook
+from scorekeeper.rules.rulebook import rulebook
 from scorekeeper.rules.settlement import settle
 from tests.rules.helpers import (
     DUO,

@@ -73,7 +73,7 @@ def test_each_hand_has_its_own_page_with_the_explanations_of_the_whole_log(clien
     whole = explain_all(game)
     for number, span in enumerate(hand_spans(game), start=1):
         page = unescape(get(client, f"{table.url}/log?hand={number}"))
-        # Each tile's name is kept on one line by a span of its own (paper.tiles_unbroken).
+        # Each tile's name is kept on one line by a span of its own (languages.tiles_unbroken).
         page = re.sub(r'<span class="tile-nowrap">([^<]*)</span>', r"\1", page)
         assert shown(page) == ([number], list(span))
         for explanation in whole:
