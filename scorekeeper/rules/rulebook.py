@@ -138,7 +138,8 @@ ADJUSTMENTS_TEXT = say(
     "when scores are kept in fives), with the reason in words. An adjustment is not a turn; "
     "the settlement, getting in and an exact target do not count it. The target is checked "
     "after it as after a settlement: at the hand's settlement, or at once when the game is "
-    "won at once (house rule win_check: immediate)."
+    "won at once (house rule win_check: immediate). Between a settlement and the next lead "
+    "the hand's end has come, so it is checked at once."
 )
 
 PRESET_TEXTS: dict[Preset, Message] = {
