@@ -186,14 +186,7 @@ def read_timed(data: object, *, unsettled_last_hand: bool = False) -> Timed:
             entries.append(None)
         except Refusal as refusal:
             raise RecordRefusal(refusal.rule, refusal.said, number, None) from None
-        for index, obj in enumerate(hand["events"], 1):
-            try:
-                event = parse_event(obj, setup)
-                at = _time_in(obj, "at")
-                game.push(event)
-                entries.append(at)
-            except Refusal as refusal:
-                raise RecordRefusal(refusal.rule, refusal.said, number, index) from None
+        _push_listed(game, hand["events"], number, 1, entries)
         try:
             current = game.hands[-1]
             if "remaining" in hand:
@@ -218,28 +211,20 @@ def read_timed(data: object, *, unsettled_last_hand: bool = False) -> Timed:
     return Timed(game, Times(started, finished, tuple(entries) if timed else ()))
 
 
-def _read_after_settlement(
-    game: Game, hand: Mapping[str, Any], number: int, entries: list[datetime | None]
+def _push_listed(
+    game: Game,
+    listed: list[Any],
+    number: int,
+    first: int,
+    entries: list[datetime | None],
+    only_adjustments: bool = False,
 ) -> None:
-    """The adjustments a hand's ``after_settlement`` lists: agreed once it was settled and
-    before the next lead (docs/rules.md 8c), each with its time. They number on from the
-    hand's events (a refusal names the hand and that number)."""
-    after = hand.get("after_settlement")
-    if after is None:
-        return
-    first = len(hand["events"]) + 1
-    for index, obj in enumerate(after if isinstance(after, list) else [after], first):
+    """Read and push the events ``listed`` in hand ``number``, numbered from ``first``, each
+    with its time (a refusal names the hand and that number)."""
+    for index, obj in enumerate(listed, first):
         try:
-            if not isinstance(after, list) or "remaining" not in hand:
-                raise MalformedInput(
-                    say(
-                        'Hand %(hand)s\'s "after_settlement" is a list of adjustments, and '
-                        'comes with the hand\'s "remaining".',
-                        hand=number,
-                    )
-                )
-            event = parse_event(obj, setup=game.setup)
-            if not isinstance(event, Adjust):
+            event = parse_event(obj, game.setup)
+            if only_adjustments and not isinstance(event, Adjust):
                 raise MalformedInput(
                     say(
                         "Only adjustments come after a hand's settlement; hand %(hand)s "
@@ -252,6 +237,26 @@ def _read_after_settlement(
             entries.append(at)
         except Refusal as refusal:
             raise RecordRefusal(refusal.rule, refusal.said, number, index) from None
+
+
+def _read_after_settlement(
+    game: Game, hand: Mapping[str, Any], number: int, entries: list[datetime | None]
+) -> None:
+    """The adjustments a hand's ``after_settlement`` lists: agreed once it was settled and
+    before the next lead (docs/rules.md 8c), each with its time. They number on from the
+    hand's events."""
+    after = hand.get("after_settlement")
+    if after is None:
+        return
+    first = len(hand["events"]) + 1
+    if not isinstance(after, list) or "remaining" not in hand:
+        said = say(
+            'Hand %(hand)s\'s "after_settlement" is a list of adjustments, and '
+            'comes with the hand\'s "remaining".',
+            hand=number,
+        )
+        raise RecordRefusal("record", said, number, first)
+    _push_listed(game, after, number, first, entries, only_adjustments=True)
 
 
 def _ending(game: Game, hand: Hand) -> Message:
