@@ -1,17 +1,30 @@
 """How long a player waits after a tap: from the tap to the updated table painted on screen.
 
-Run from the repository root: ``.venv/bin/python -m bench.tap_latency`` (20 to 40 s;
-``--cycles N`` for more taps). Target: the updated table is on screen within 150 ms of a tap at
-the 90th percentile, on a phone whose CPU is slowed four times (``--throttle 4``).
+Run from the repository root: ``.venv/bin/python -m bench.tap_latency`` (about 2 minutes on a
+quiet machine; ``--cycles N`` for more taps a run, ``--runs N`` for more runs). Target: the
+updated table is on screen within 150 ms of a tap at the 90th percentile, in hand 25, on a
+phone whose CPU is slowed four times (the defaults: ``--hand 25 --throttle 4``).
 
 Setup: the app on a throwaway SQLite file (migrated like production), served by Werkzeug on
-127.0.0.1 in a background thread; Debian's Chromium (``/usr/bin/chromium`` or ``$CHROMIUM``)
-driven by Playwright as a 360x720 touch phone (``--throttle N`` slows its CPU N times, as
-DevTools does). A game is imported through the Import page from a deterministic record (the
-simulated table, fixed seed, cut in the middle of hand 2, or of ``--hand N``), then the
-script taps, in cycles: play a tile that fits exactly one end, draw, play again, then undo the
-three. The tapped tile is chosen by the referee running alongside in this script, which also
-checks that every tap changed the game (the table's ``data-seq`` after it).
+127.0.0.1 in a background thread; Debian's Chromium (``/usr/bin/chromium``, ``$CHROMIUM``, or
+else the headless shell the browser tests drive, ``--browser PATH``) driven by Playwright as a
+360x720 touch phone (``--throttle N`` slows its CPU N times, as DevTools does, through CDP's
+``Emulation.setCPUThrottlingRate``). A game is imported through the Import page from a
+deterministic record (the simulated table, fixed seed, cut in the middle of hand 25, or of
+``--hand N``), then the script taps, in cycles: play a tile that fits exactly one end, draw,
+play again, then undo the three. The tapped tile is chosen by the referee running alongside
+in this script, which also checks that every tap changed the game (the table's ``data-seq``
+after it).
+
+Two arms take turns in each run, each on a newly imported copy of the game in a new phone
+context: **parts**, the site as it is (an entry's answer leaves out the parts of the table
+the page holds unchanged: ``static/js/parts.js``), and **whole**, the same with parts.js
+blocked, so that every answer is the whole table, as before. Printed beside the times: the
+table's weight on the page (bytes of ``#table``'s HTML after a fresh load), each answer's size
+(the swapped part), the server's CPU for each entry (the thread that answered it), and the
+server's calibration of the run: a trivial request's CPU and the floor (one INSERT and
+COMMIT and a 56 KB page from a compiled template: ``bench/calibration.py``'s
+``calibrate_in_process``, on an app of its own in this process).
 
 Method, in the page (an init script, so it runs in every document):
 
@@ -21,7 +34,8 @@ Method, in the page (an init script, so it runs in every document):
   "from the touch" adds the time Chromium took to turn Playwright's touch-start/touch-end
   pair into a click (under load, tens of ms; a real finger's press time is not latency).
 * **swapped in**: a ``MutationObserver`` on the document notes the moment a new
-  ``<section id="table">`` is inserted (htmx swaps the whole table, ``outerHTML``).
+  ``<section id="table">`` is inserted (htmx swaps the table's root, ``outerHTML``, with the
+  parts it keeps moved into it).
 * **painted**: from that moment, the next ``requestAnimationFrame`` callback runs just before
   the frame holding the new table is rendered; a message posted from it (``MessageChannel``)
   is delivered right after that frame is produced. That is the headline figure. The
@@ -35,9 +49,9 @@ Method, in the page (an init script, so it runs in every document):
   settles; the app sets htmx's settle delay to 0, so that is at the swap. "to htmx settled"
   is printed too.
 
-For comparison the same cycle runs as a browser without JavaScript would (htmx's script is
-blocked, so the forms POST, the server redirects and the browser loads the whole page): tap
-to the new page's first contentful paint, carried across the navigation in
+With ``--full-page-cycles N`` the same cycle also runs as a browser without JavaScript would
+(htmx's script is blocked, so the forms POST, the server redirects and the browser loads the
+whole page): tap to the new page's first contentful paint, carried across the navigation in
 ``sessionStorage`` as absolute times (``performance.timeOrigin`` plus the page clock).
 
 The figures are not asserted by any test: timing on a shared 2-core machine is noisy.
@@ -63,10 +77,10 @@ import flask
 from playwright.sync_api import Browser, Page, Response, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
+from bench.calibration import Calibration, calibrate_in_process
 from scorekeeper.rules import ALL_TILES, Draw, Game, Play, Setup, Tile
 from scorekeeper.rules.record import load_record, write_record
 from scorekeeper.rules.simulate import play_game
-from bench.calibration import Calibration, calibrate_in_process
 from tests.support.chromium import CHROMIUM, LAUNCH_ARGS, PHONE, TEST_BROWSER
 from tests.support.server import LiveServer, migrated_app
 
@@ -407,7 +421,9 @@ def summary(runs: list[dict[str, dict[str, Any]]], calibrations: list[Calibratio
     print()
     for arm in runs[0]:
         p90s = [percentile([s["painted"] - s["start"] for s in r[arm]["taps"]], 0.9) for r in runs]
-        p50s = [statistics.median([s["painted"] - s["start"] for s in r[arm]["taps"]]) for r in runs]
+        p50s = [
+            statistics.median([s["painted"] - s["start"] for s in r[arm]["taps"]]) for r in runs
+        ]
         verdict = "met" if statistics.median(p90s) < TARGET_P90_MS else "MISSED"
         print(
             f"{arm}: p90 median of {len(runs)} runs {statistics.median(p90s):.1f} ms (spread "

@@ -104,7 +104,7 @@ def test_after_every_entry_the_page_shows_what_a_fresh_load_shows(
     assert seen(phone) == fresh(second_phone, url)
     for _ in range(2):
         tile = one_end(game)
-        entry(lambda: table.play(tile))
+        entry(lambda tile=tile: table.play(tile))
         game.push(Play(turn(game), parse_tile(tile), None))
         entry(table.draw)
         game.push(Draw(turn(game), 1))

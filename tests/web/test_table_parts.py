@@ -155,8 +155,6 @@ def test_a_header_naming_more_parts_than_a_table_has_is_not_trusted(client: Flas
     assert table.play("5-5").status_code == 303
     held = parts_of(fragment(client, table))
     padding = " ".join(f"x{number}=0" for number in range(MOST_PARTS))
-    status, answer = enter(
-        client, table, "draw", {}, f"{named(held)} {padding}", table.version()
-    )
+    status, answer = enter(client, table, "draw", {}, f"{named(held)} {padding}", table.version())
     assert status == 200
     assert not left_out(answer)

@@ -20,10 +20,10 @@ from scorekeeper.rules.entering import CannotTurn
 from scorekeeper.rules.messages import Message
 from scorekeeper.web import languages
 from scorekeeper.web.data import games
-from scorekeeper.web.drawing.fragments import answer_with_parts
 from scorekeeper.web.data.doors import NO_GAME, load_or_404
 from scorekeeper.web.data.games import NotFound, NothingToRedo, Stale
 from scorekeeper.web.data.loaded import EDIT, Loaded
+from scorekeeper.web.drawing.fragments import answer_with_parts
 from scorekeeper.web.htmx import Answer, is_htmx, page_or_fragment
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import lazy_gettext as _l
