@@ -17,17 +17,29 @@ from scorekeeper.web.data import games
 from scorekeeper.web.drawing.fragments import MOST_PARTS, PARTS_HEADER
 from tests.web.webtable import Table, page_seq, started
 
-PART = re.compile(r'<[a-z][a-z0-9-]* id="([^"]+)" data-part="([0-9a-f]+)"( hx-preserve="true">)?')
+PART = re.compile(r'<[a-z][a-z0-9-]*\b([^>]*\bdata-part="[0-9a-f]+"[^>]*)>')
+ID = re.compile(r'\bid="([^"]+)"')
+FINGERPRINT = re.compile(r'\bdata-part="([0-9a-f]+)"')
+
+
+def _parts(html: str) -> list[tuple[str, str, bool]]:
+    """Each part's id and fingerprint, and whether it is left for the page to keep."""
+    found = []
+    for attributes in PART.findall(html):
+        name, fingerprint = ID.search(attributes), FINGERPRINT.search(attributes)
+        assert name and fingerprint, attributes
+        found.append((name.group(1), fingerprint.group(1), 'hx-preserve="true"' in attributes))
+    return found
 
 
 def parts_of(html: str) -> dict[str, str]:
     """Every part of ``html`` and its fingerprint, by id."""
-    return {name: fingerprint for name, fingerprint, _ in PART.findall(html)}
+    return {name: fingerprint for name, fingerprint, _ in _parts(html)}
 
 
 def left_out(html: str) -> set[str]:
     """The parts ``html`` leaves for the page to keep."""
-    return {name for name, _, kept in PART.findall(html) if kept}
+    return {name for name, _, kept in _parts(html) if kept}
 
 
 def fragment(client: FlaskClient, table: Table) -> str:
@@ -98,7 +110,7 @@ def test_an_entry_sends_only_the_parts_it_changed(app: Flask, client: FlaskClien
     assert {name: parts_of(answer)[name] for name in now} == now
     assert {"hand-summary-1", "hand-summary-2"} <= kept
     assert f"tray-{tile}" not in kept and "table-picture" not in kept
-    played = re.search(rf'<button id="tray-{tile}"[^>]*>', answer)
+    played = re.search(rf'<button [^>]*id="tray-{tile}"[^>]*>', answer)
     assert played and "disabled" in played.group(0)
     assert page_seq(answer) == page_seq(fragment(client, table)) == len(game.events) + 1
 
@@ -118,7 +130,12 @@ def test_a_part_the_page_shows_otherwise_is_sent_whole(client: FlaskClient) -> N
     status, answer = enter(client, table, "play", {"tile": "5-5"}, named(held), table.version())
     assert status == 200
     assert "tray-6-6" not in left_out(answer)
-    assert re.search(r'<button id="tray-6-6" data-part="[0-9a-f]+" type="submit"', answer)
+    # Whole, as a page without parts shows it, the part's attributes last.
+    assert re.search(
+        r'<button type="submit" name="tile" value="6-6" [^>]* id="tray-6-6" '
+        r'data-part="[0-9a-f]+">',
+        answer,
+    )
 
 
 def test_refused_stale_and_plain_answers_carry_the_whole_table(client: FlaskClient) -> None:

@@ -89,8 +89,8 @@ def _fingerprint(markup: str) -> str:
 
 def part(name: str, markup: str) -> Markup:
     """``markup`` (one element) as a part of the table named ``name``: its element carries
-    ``id=name`` (first, moved there when the element has that id already) and ``data-part``,
-    a fingerprint of what it shows.
+    ``id=name`` (unless it has that id already) and ``data-part``, a fingerprint of what it
+    shows, after its other attributes.
 
     A phone with a slow CPU spends most of an entry's wait swapping and painting the table;
     most of it (the tray's tiles, the layout after a draw, the finished hands) is what the
@@ -104,15 +104,21 @@ def part(name: str, markup: str) -> Markup:
         raise ValueError(f"part {name!r} is not one element: {markup[:40]!r}")
     tag = found.group(1)
     fingerprint = _fingerprint(markup)
-    opening = Markup('<{} id="{}" data-part="{}"').format(tag, name, fingerprint)
-    rest = markup[found.end() :]
-    named = Markup(' id="{}"').format(name)
-    if named in rest[: rest.find(">")]:
-        rest = rest.replace(named, "", 1)  # its own id, said once, first
     held = g.get("held_parts")
     if held is not None and held.get(name) == fingerprint:
-        return opening + Markup(' hx-preserve="true"></{}>').format(tag)
-    return opening + Markup(rest)
+        return Markup('<{} id="{}" data-part="{}" hx-preserve="true"></{}>').format(
+            tag, name, fingerprint, tag
+        )
+    # The part's attributes go last in its opening tag: the markup before them is as it was.
+    end = markup.index(">", found.end())
+    if markup[end - 1] == "/":
+        end -= 1
+    opening = markup[:end]
+    named = Markup(' id="{}"').format(name)
+    mark = Markup(' data-part="{}"').format(fingerprint)
+    if named not in opening:
+        mark = named + mark
+    return Markup(opening) + mark + Markup(markup[end:])
 
 
 def init_app(app: Flask) -> None:
