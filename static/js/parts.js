@@ -1,11 +1,12 @@
 // An entry swaps only what it changed.
 //
-// Parts of the table (the tray's tiles, what lies below the screen) carry an id and a
-// fingerprint of what they show (data-part; scorekeeper/web/drawing/fragments.py, part).
-// With an entry sent from the table this script names the parts the page holds; the answer
-// to a stored entry sends a part the page holds unchanged empty, marked hx-preserve, and htmx
-// keeps the page's own element in its place. A phone with a slow CPU then parses, builds and
-// lays out only what the entry changed. Without this script (or without JavaScript) every
+// Parts of the table (each of the tray's tiles, the layout picture, each finished hand in the
+// list of hands) carry an id and a fingerprint of what they show (data-part;
+// scorekeeper/web/drawing/fragments.py, part). With an entry sent from the table this script
+// names the parts the page holds; the answer to a stored entry sends a part the page holds
+// unchanged empty, marked hx-preserve, and htmx keeps the page's own element in its place
+// (taken out while it swaps, and put back). A phone with a slow CPU then receives, parses and
+// builds only what the entry changed. Without this script (or without JavaScript) every
 // answer carries the whole table.
 //
 // Before the answer is swapped in, each part it leaves out must still be on the page with the
