@@ -23,6 +23,7 @@ from scorekeeper.web.data import games
 from scorekeeper.web.data.doors import NO_GAME, load_or_404
 from scorekeeper.web.data.games import NotFound, NothingToRedo, Stale
 from scorekeeper.web.data.loaded import EDIT, Loaded
+from scorekeeper.web.drawing.fragments import answer_with_parts
 from scorekeeper.web.htmx import Answer, is_htmx, page_or_fragment
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import lazy_gettext as _l
@@ -73,6 +74,8 @@ def done(loaded: Loaded, notice: str | None = None, entered: bool = False) -> An
     and the redirect scrolls to the settlement or the winner it made.
     """
     if is_htmx():
+        # What the page holds unchanged stays on it (fragments.part): the rest is sent.
+        answer_with_parts()
         return render_table(table_view(loaded, notice=notice, entered=entered))
     if notice:
         flash(notice)
