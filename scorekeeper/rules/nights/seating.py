@@ -1,0 +1,310 @@
+"""The seats of a round: who sits at which table, from the night so far and the round's seed.
+
+Everything here is a function of its arguments: the players present (in standing order for a
+night of twos), the seats of the rounds before, and the round's seed, which is stored with the
+round. The same night seats the same way again, so a night replays (docs/nights.md).
+
+Why not ``pairing-core``: it was read (0.4.1). It pairs chess, one round at a time, under FIDE's
+rules: colours, floats and a bye rule that are not ours, and it pairs only two-player boards,
+while a night of fours needs the same "not twice while it can be avoided" for partners and
+opponents. The search below is one routine, :func:`_matching`, used three ways: opponents for
+a night of twos, partners for a night of fours, and which partnerships meet. It finds a
+matching with the fewest repeats there are (proved by trying every one, within a bound of work
+no night of 120 players reaches in practice), and among those the first in the order given.
+
+The rules, in short:
+
+- **Twos** (Swiss, adjacent pairing): players in standing order, equals in the seed's order.
+  The highest-placed player meets the next highest they have not met, and so on down, with the
+  fewest rematches possible (none while another pairing exists). With an odd count one player
+  has a bye: the lowest-placed among those with the fewest byes for whom the rest pair without
+  a rematch.
+- **Fours** (partners drawn): a count that four does not divide seats the rest at tables of
+  three (12 players: three fours; 13: a four and three threes; 5: a three and a two), so that
+  everyone plays; the smaller tables go first to those who have sat at one the fewest times.
+  At the fours, partners are drawn in the seed's order so that nobody partners the same player
+  twice while it can be avoided, then the partnerships are matched to meet the fewest
+  opponents met before.
+- **Threes** (each for themselves): a count three does not divide has one or two tables of
+  four (each for themselves too): 7 players a four and a three, 8 two fours. Tables are drawn
+  to meet the fewest opponents met before (the best of several draws from the seed).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any, TypeVar
+
+from scorekeeper.rules.nights.format import TableSize
+
+T = TypeVar("T")
+
+SEARCH_BUDGET = 40_000
+"""The most steps one search for a matching takes before it allows one more repeat."""
+DRAWS = 40
+"""How many draws (from the seed) the tables of a night of threes are chosen from."""
+
+
+@dataclass(frozen=True)
+class Seating:
+    """A round's seats: each table's players in seat order, and who has a bye.
+
+    At a table of four in a night of fours, seats 1 and 3 are partners against seats 2 and 4.
+    """
+
+    tables: tuple[tuple[str, ...], ...]
+    byes: tuple[str, ...] = ()
+
+    def seated(self) -> list[str]:
+        """Everyone in the round, at a table or with a bye."""
+        return [name for table in self.tables for name in table] + list(self.byes)
+
+    def to_json(self) -> dict[str, Any]:
+        """As stored with the round."""
+        return {"tables": [list(table) for table in self.tables], "byes": list(self.byes)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Seating:
+        """The seating :meth:`to_json` wrote."""
+        return cls(
+            tuple(tuple(str(n) for n in table) for table in data.get("tables", [])),
+            tuple(str(n) for n in data.get("byes", [])),
+        )
+
+
+def partnered(table: Sequence[str], partners: bool) -> bool:
+    """Whether ``table`` plays in partnership: a four in a night of fours."""
+    return partners and len(table) == 4
+
+
+def sides_of(table: Sequence[str], partners: bool) -> list[tuple[str, ...]]:
+    """The sides at ``table``: two partnerships (seats 1 and 3, 2 and 4) or each player."""
+    if partnered(table, partners):
+        return [(table[0], table[2]), (table[1], table[3])]
+    return [(name,) for name in table]
+
+
+def _pair(a: str, b: str) -> frozenset[str]:
+    return frozenset((a, b))
+
+
+@dataclass
+class History:
+    """What the rounds before did: who met whom, who partnered whom, byes, small tables."""
+
+    opponents: Counter[frozenset[str]] = field(default_factory=Counter)
+    partners: Counter[frozenset[str]] = field(default_factory=Counter)
+    byes: Counter[str] = field(default_factory=Counter)
+    small: Counter[str] = field(default_factory=Counter)
+
+    @classmethod
+    def of(cls, rounds: Iterable[Seating], size: TableSize) -> History:
+        """The history of ``rounds`` in a night of tables of ``size``."""
+        history = cls()
+        for seating in rounds:
+            history.add(seating, size)
+        return history
+
+    def add(self, seating: Seating, size: TableSize) -> None:
+        """Count one more round."""
+        self.byes.update(seating.byes)
+        for table in seating.tables:
+            if len(table) < size:
+                self.small.update(table)
+            sides = sides_of(table, size == 4)
+            for side in sides:
+                for a, b in combinations(side, 2):
+                    self.partners[_pair(a, b)] += 1
+            for one, other in combinations(sides, 2):
+                for a in one:
+                    for b in other:
+                        self.opponents[_pair(a, b)] += 1
+
+    def met(self, a: str, b: str) -> int:
+        """How many times ``a`` and ``b`` sat on opposite sides."""
+        return self.opponents[_pair(a, b)]
+
+    def partnered(self, a: str, b: str) -> int:
+        """How many times ``a`` and ``b`` were partners."""
+        return self.partners[_pair(a, b)]
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _search(items: list[T], cost: Callable[[T, T], int], allowed: int) -> list[tuple[T, T]] | None:
+    """The first perfect matching of ``items`` in their order whose cost is at most
+    ``allowed``, or None when there is none; _OutOfBudget when the search grows too long."""
+    steps = 0
+
+    def walk(rest: list[T], left: int) -> list[tuple[T, T]] | None:
+        nonlocal steps
+        if not rest:
+            return []
+        first, others = rest[0], rest[1:]
+        for index, other in enumerate(others):
+            spent = cost(first, other)
+            if spent > left:
+                continue
+            steps += 1
+            if steps > SEARCH_BUDGET:
+                raise _OutOfBudget
+            found = walk(others[:index] + others[index + 1 :], left - spent)
+            if found is not None:
+                return [(first, other), *found]
+        return None
+
+    return walk(items, allowed)
+
+
+def _matching(items: list[T], cost: Callable[[T, T], int]) -> tuple[list[tuple[T, T]], int]:
+    """A perfect matching of ``items`` (an even count) with the least total cost (each unit a
+    repeat), the first in their order among those; and that cost."""
+    greedy = [(items[i], items[i + 1]) for i in range(0, len(items), 2)]
+    most = sum(cost(a, b) for a, b in greedy)
+    for allowed in range(most + 1):
+        try:
+            found = _search(items, cost, allowed)
+        except _OutOfBudget:
+            continue
+        if found is not None:
+            return found, sum(cost(a, b) for a, b in found)
+    return greedy, most
+
+
+def table_sizes(count: int, size: TableSize) -> tuple[list[int], int]:
+    """The tables a round of ``count`` players has in a night of ``size``, and its byes."""
+    if count < 2:
+        return [], count
+    if size == 2:
+        return [2] * (count // 2), count % 2
+    if count in (2, 3, 4) and count <= size + 1:
+        return [count], 0
+    if count == 5:
+        return [3, 2], 0
+    if size == 4:
+        threes = (-count) % 4
+        return [4] * ((count - 3 * threes) // 4) + [3] * threes, 0
+    fours = {0: 0, 1: 1, 2: 2}[count % 3]
+    return [4] * fours + [3] * ((count - 4 * fours) // 3), 0
+
+
+def _drawn(names: Iterable[str], rng: random.Random) -> list[str]:
+    """``names`` in an order drawn by ``rng`` (sorted first, so only the seed decides)."""
+    order = sorted(names)
+    rng.shuffle(order)
+    return order
+
+
+def seat_round(
+    ranked: Sequence[Sequence[str]], size: TableSize, history: History, seed: int
+) -> Seating:
+    """The seats of a round: ``ranked`` is everyone to seat, in groups of equal standing,
+    the best first (one group in the first round); ``history`` the rounds before."""
+    rng = random.Random(seed)
+    order = [name for group in ranked for name in _drawn(group, rng)]
+    if len(set(order)) != len(order):
+        raise ValueError("a player is in the round twice")
+    if size == 2:
+        return _swiss(order, history)
+    sizes, byes = table_sizes(len(order), size)
+    drawn = _drawn(order, rng)
+    if byes:
+        return Seating((), tuple(drawn))
+    if size == 4:
+        return _fours(drawn, sizes, history, rng)
+    return Seating(_groups(drawn, sizes, history, rng))
+
+
+def _swiss(order: list[str], history: History) -> Seating:
+    """Twos: adjacent pairing in standing order, the fewest rematches, a spread bye."""
+
+    def met(a: str, b: str) -> int:
+        return history.met(a, b)
+
+    if len(order) % 2 == 0:
+        pairs, _ = _matching(order, met)
+        return Seating(tuple(pairs))
+    fewest = min(history.byes[name] for name in order)
+    candidates = [name for name in reversed(order) if history.byes[name] == fewest]
+    best: tuple[int, str, list[tuple[str, str]]] | None = None
+    for bye in candidates:
+        pairs, repeats = _matching([name for name in order if name != bye], met)
+        if best is None or repeats < best[0]:
+            best = (repeats, bye, pairs)
+        if repeats == 0:
+            break
+    assert best is not None
+    return Seating(tuple(best[2]), (best[1],))
+
+
+def _fours(drawn: list[str], sizes: list[int], history: History, rng: random.Random) -> Seating:
+    """Fours: the smaller tables to those who sat at one least, partners drawn, then the
+    partnerships matched to meet the fewest opponents met before."""
+    small = [n for n in sizes if n < 4]
+    seats_small = sum(small)
+    by_small = sorted(drawn, key=lambda name: history.small[name])
+    at_small = set(by_small[:seats_small])
+    fours = [name for name in drawn if name not in at_small]
+    pairs, _ = _matching(fours, history.partnered)
+
+    def meets(one: tuple[str, str], other: tuple[str, str]) -> int:
+        return sum(history.met(a, b) for a in one for b in other)
+
+    tables = [(a, c, b, d) for (a, b), (c, d) in _matching(pairs, meets)[0]]
+    smaller = _groups([n for n in drawn if n in at_small], small, history, rng)
+    return Seating(tuple(tables) + smaller)
+
+
+def _groups(
+    drawn: list[str], sizes: list[int], history: History, rng: random.Random
+) -> tuple[tuple[str, ...], ...]:
+    """Tables of ``sizes`` (each for themselves) meeting the fewest opponents met before: the
+    best of :data:`DRAWS` greedy draws, the first draw being ``drawn`` itself."""
+    best: tuple[int, tuple[tuple[str, ...], ...]] | None = None
+    order = list(drawn)
+    for _ in range(DRAWS):
+        repeats, tables = _greedy(order, sizes, history)
+        if best is None or repeats < best[0]:
+            best = (repeats, tables)
+        if repeats == 0:
+            break
+        rng.shuffle(order)
+    return best[1] if best is not None else ()
+
+
+def _greedy(
+    order: list[str], sizes: list[int], history: History
+) -> tuple[int, tuple[tuple[str, ...], ...]]:
+    left = list(order)
+    tables: list[tuple[str, ...]] = []
+    repeats = 0
+    for size in sizes:
+        table = [left.pop(0)]
+        while len(table) < size:
+            pick = min(left, key=lambda name: sum(history.met(name, t) for t in table))
+            repeats += sum(history.met(pick, t) for t in table)
+            left.remove(pick)
+            table.append(pick)
+        tables.append(tuple(table))
+    return repeats, tuple(tables)
+
+
+def swap(seating: Seating, one: str, other: str) -> Seating:
+    """``seating`` with the seats of ``one`` and ``other`` exchanged (a bye too)."""
+    seated = seating.seated()
+    if one not in seated or other not in seated or one == other:
+        raise ValueError("swap two different players of the round")
+
+    def moved(name: str) -> str:
+        return other if name == one else one if name == other else name
+
+    return Seating(
+        tuple(tuple(moved(n) for n in table) for table in seating.tables),
+        tuple(moved(n) for n in seating.byes),
+    )
