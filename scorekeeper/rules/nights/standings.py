@@ -74,10 +74,8 @@ def match_result(table: TableGames, night: NightFormat) -> MatchResult:
         for side in range(count):
             points_for[side] += facts.scores[side]
             against[side] += max(s for other, s in enumerate(facts.scores) if other != side)
-    needed = (night.games_per_match + 1) // 2 if count == 2 else night.games_per_match
+    needed = (night.games_per_match + 1) // 2
     over = table.ended or max(won, default=0) >= needed or len(finished) >= night.games_per_match
-    if night.games_per_match == 1:
-        over = table.ended or bool(finished)
     points = [0] * count
     if over:
         standing = current.scores if table.ended and current is not None else [0] * count
