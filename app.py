@@ -17,9 +17,9 @@ from sqlalchemy.engine import make_url
 
 from scorekeeper.web import htmx, languages, paper, rendered, sharing, table
 from scorekeeper.web.clubs import pages as clubs
-from scorekeeper.web.nights import pages as nights
 from scorekeeper.web.data import changes, database, doors, replayed
 from scorekeeper.web.drawing import charts, dominoes, fragments
+from scorekeeper.web.nights import pages as nights
 from scorekeeper.web.routes import SiteRequest
 from scorekeeper.web.site import (
     cli,

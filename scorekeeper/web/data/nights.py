@@ -21,7 +21,14 @@ from sqlalchemy import select
 from scorekeeper.rules import Event, NewHand, Setup
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_key
-from scorekeeper.rules.nights.format import AtLimit, Match, NightFormat, TableSize, TieBreak
+from scorekeeper.rules.nights.format import (
+    MOST_PLAYERS,
+    AtLimit,
+    Match,
+    NightFormat,
+    TableSize,
+    TieBreak,
+)
 from scorekeeper.rules.nights.seating import History, Seating, seat_round, swap
 from scorekeeper.rules.nights.standings import (
     NightStanding,
@@ -99,6 +106,8 @@ def open_night(
         names = clubs.seat_names(club, present)
         if len(names) < 2:
             raise NightProblem(say("A night needs at least 2 players: tick who is here."))
+        if len(names) > MOST_PLAYERS:
+            raise NightProblem(say("A night seats at most %(most)s players.", most=MOST_PLAYERS))
         row = NightRow(
             club_id=club.id,
             preset=preset,
@@ -169,6 +178,8 @@ def add_walk_in(night: NightRow, club: ClubRow, name: str) -> int:
         key = name_key(spelled)
         if any(p.name_key == key for p in night.players):
             raise NightProblem(say("%(name)s is on tonight's list already.", name=spelled))
+        if len(night.players) >= MOST_PLAYERS:
+            raise NightProblem(say("A night seats at most %(most)s players.", most=MOST_PLAYERS))
         joins = _next_to_seat(night)
         night.players.append(NightPlayerRow(name=spelled, name_key=key, joined_round=joins))
         _reseat_waiting(night)

@@ -57,7 +57,6 @@ from scorekeeper.web.routes import route
 bp = Blueprint("nights", __name__)
 
 
-
 @bp.context_processor
 def _figures() -> dict[str, Any]:
     """The night's figures in the reader's digits, on every page of the blueprint."""
@@ -523,7 +522,7 @@ def standings_csv(lines: Sequence[NightStanding]) -> str:
 @bp.get("/clubs/<key:key>/nights/<int:night_id>/standings.csv")
 def standings_download(key: str, night_id: int) -> Response:
     """The standings as a CSV file."""
-    _door_, row = _night(key, night_id)
+    row = _night(key, night_id)[1]
     after = _after(row)
     response = Response(standings_csv(flat(nights.standings(row, after))), mimetype="text/csv")
     day = row.created_at.date().isoformat()
