@@ -161,6 +161,9 @@ def test_a_director_runs_a_night_of_twos_and_the_standings_recount(client: Flask
     assert html.count('<svg role="img"') == 6, "a QR code per table"
     night_page = client.get(night).get_data(as_text=True)
     assert "1 table playing" not in night_page and "6 tables playing" in night_page
+    # The director's page links every table of the round being played.
+    linked = re.findall(rf'href="/games/({KEY})" data-night-table-link', night_page)
+    assert sorted(linked) == sorted(keys)
     # Every table is an ordinary game of the club, with its seats.
     club_page = client.get(club).get_data(as_text=True)
     for key in keys:
@@ -291,6 +294,7 @@ def test_the_nights_pages_need_the_clubs_edit_link(client: FlaskClient) -> None:
     assert refused.status_code == 403 and "watch link" in refused.get_data(as_text=True)
     assert client.get(f"/clubs/{'x' * 22}/nights/{number}").status_code == 404
     assert client.get(f"{club}/nights/999").status_code == 404
+    assert client.get(f"{club}/nights/{2**63}").status_code == 404
     assert client.get(f"{round1[:-1]}9").status_code == 404
     other = new_club(client, "Other club")
     assert client.get(f"{other}/nights/{number}").status_code == 404

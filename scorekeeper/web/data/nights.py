@@ -137,7 +137,9 @@ def nights_of(club: ClubRow) -> list[NightRow]:
 
 
 def find_night(club: ClubRow, night_id: int) -> NightRow:
-    """The club's night ``night_id``, or NightNotFound."""
+    """The club's night ``night_id``, or NightNotFound (a number no column holds too)."""
+    if not 0 < night_id < 2**31:
+        raise NightNotFound(night_id)
     night = db.session.get(NightRow, night_id)
     if night is None or night.club_id != club.id:
         raise NightNotFound(night_id)

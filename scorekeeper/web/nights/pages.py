@@ -247,14 +247,17 @@ def _night_page(
     groups = nights.standings(night)
     waiting = nights.waiting_round(night)
     started = nights.started_rounds(night)
-    unfinished = nights.unfinished_tables(started[-1], night) if started else []
+    fmt = nights.night_format(night)
+    playing = nights.round_tables(started[-1], night) if started else []
+    unfinished = [t for t in playing if not match_result(t.played, fmt).over]
     page = render_template(
         "nights/night.html",
         door=door,
         club=club,
         night=night,
-        fmt=nights.night_format(night),
+        fmt=fmt,
         lines=flat(groups),
+        playing=playing,
         waiting=waiting,
         started=started,
         unfinished=unfinished,
