@@ -364,3 +364,44 @@ def test_a_round_with_a_player_twice_is_not_started(app, client: FlaskClient) ->
     assert refused.status_code == 409 and "seated twice" in refused.get_data(as_text=True)
     assert not links_of(client.get(round1).get_data(as_text=True))
     assert "Ann" in client.get(round1).get_data(as_text=True)
+
+
+def test_a_table_whose_game_was_deleted_ends_level(client: FlaskClient) -> None:
+    """A table's game deleted from its own page: the round shows it, and the director can
+    still end the table (a draw) and seat the next round; nothing fails."""
+    club = new_club(client)
+    _roster(client, club, NAMES[:4])
+    night = open_night(client, club, NAMES[:4], table_size="2", rounds="2")
+    round1 = seat(client, night)
+    keys = links_of(start(client, round1))
+    win(client, keys[1])
+    deleted = post(client, f"/games/{keys[0]}/delete", f"/games/{keys[0]}")
+    assert deleted.status_code == 303
+    page = client.get(round1).get_data(as_text=True)
+    assert "game was deleted" in html.unescape(page)
+    asked = post(client, f"{night}/rounds", night)
+    assert asked.status_code == 409
+    round2 = seat(client, night, end=True)
+    assert len(tables_of(client.get(round2).get_data(as_text=True))) == 2
+    points = sorted(int(r["match_points"]) for r in standings_csv(client, night))
+    assert points == [0, 1, 1, 2]
+
+
+def test_a_rounds_seats_replay_from_its_seed(app, client: FlaskClient) -> None:  # type: ignore[no-untyped-def]
+    """The seats stored with each round are the seating computed again from its seed and the
+    rounds before it: the night replays."""
+    from scorekeeper.web.data import nights as stored
+    from scorekeeper.web.data.database import db
+    from scorekeeper.web.data.night_models import NightRow
+
+    club = new_club(client)
+    _roster(client, club, NAMES)
+    night = open_night(client, club, NAMES[:9], table_size="2", rounds="3")
+    for key in links_of(start(client, seat(client, night))):
+        win(client, key)
+    seat(client, night)
+    with app.test_request_context():
+        row = db.session.query(NightRow).one()
+        for number in (1, 2):
+            stored_seats = stored.round_row(row, number).seats
+            assert stored._seating_of(number, row).to_json() == stored_seats

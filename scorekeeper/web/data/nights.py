@@ -382,7 +382,7 @@ def table_now(table: NightTableRow, night: NightRow, seats: tuple[str, ...]) -> 
             break
         game = games.rematch_of(game)
     facts = tuple(_facts(chain, table))
-    ended = table.ended_game_id is not None
+    ended = table.ended_at is not None
     return TableNow(table, seats, tuple(chain), TableGames(table.round.number, seats, facts, ended))
 
 
@@ -411,12 +411,12 @@ def _end(table: NightTableRow) -> None:
     night = table.round.night
     seats = Seating.from_json(table.round.seats).tables[table.number - 1]
     current = table_now(table, night, seats).current
-    if current is None:
-        raise NightProblem(say("This table's game was deleted: there is nothing to end."))
+    table.ended_at = now()
+    if current is None:  # its game was deleted: the match ends level, nothing to count
+        return
     found = fetch_rows(current.id, None)
     table.ended_game_id = current.id
     table.ended_events = len(found[1]) if found is not None else 0
-    table.ended_at = now()
 
 
 def end_table(night: NightRow, number: int, table_number: int) -> TableNow:
