@@ -43,8 +43,9 @@ from scorekeeper.rules.nights.format import TableSize
 
 T = TypeVar("T")
 
-SEARCH_BUDGET = 40_000
-"""The most steps one search for a matching takes before it allows one more repeat."""
+SEARCH_BUDGET = 300_000
+"""The most candidates one search for a matching looks at (a few tenths of a second) before
+it settles for the cheapest partner left, item by item."""
 DRAWS = 40
 """How many draws (from the seed) the tables of a night of threes are chosen from."""
 
@@ -137,44 +138,77 @@ class _OutOfBudget(Exception):
     pass
 
 
-def _search(items: list[T], cost: Callable[[T, T], int], allowed: int) -> list[tuple[T, T]] | None:
-    """The first perfect matching of ``items`` in their order whose cost is at most
-    ``allowed``, or None when there is none; _OutOfBudget when the search grows too long."""
-    steps = 0
+Table = list[list["int | None"]]
 
-    def walk(rest: list[T], left: int) -> list[tuple[T, T]] | None:
-        nonlocal steps
-        if not rest:
-            return []
-        first, others = rest[0], rest[1:]
-        for index, other in enumerate(others):
-            spent = cost(first, other)
-            if spent > left:
-                continue
-            steps += 1
-            if steps > SEARCH_BUDGET:
+
+def _search(count: int, cost: Table, allowed: int, budget: list[int]) -> list[int] | None:
+    """The first perfect matching of items ``0 .. count - 1`` in that order whose cost
+    (``cost[a][b]``) is at most ``allowed``, as a list of partners; None when there is none;
+    _OutOfBudget once ``budget`` candidates have been looked at."""
+    partner = [-1] * count
+
+    def walk(left: int) -> bool:
+        first = next((i for i in range(count) if partner[i] < 0), None)
+        if first is None:
+            return True
+        partner[first] = first
+        row = cost[first]
+        for other in range(first + 1, count):
+            budget[0] -= 1
+            if budget[0] < 0:
                 raise _OutOfBudget
-            found = walk(others[:index] + others[index + 1 :], left - spent)
-            if found is not None:
-                return [(first, other), *found]
-        return None
+            spent = row[other]
+            if partner[other] >= 0 or spent is None or spent > left:
+                continue
+            partner[first], partner[other] = other, first
+            if walk(left - spent):
+                return True
+            partner[other] = -1
+        partner[first] = -1
+        return False
 
-    return walk(items, allowed)
+    return partner if walk(allowed) else None
 
 
-def _matching(items: list[T], cost: Callable[[T, T], int]) -> tuple[list[tuple[T, T]], int]:
+def _cheapest_first(order: list[int], cost: Table) -> list[tuple[int, int]]:
+    """Each item of ``order`` in turn takes the cheapest partner left (the first among
+    equals): the matching when the search ran out of steps."""
+    left = list(order)
+    pairs = []
+    while left:
+        first = left.pop(0)
+        allowed = [o for o in left if cost[first][o] is not None]
+        other = min(allowed, key=lambda o: cost[first][o] or 0)
+        left.remove(other)
+        pairs.append((min(first, other), max(first, other)))
+    return sorted(pairs)
+
+
+def _matching(items: list[T], price: Callable[[T, T], int | None]) -> tuple[list[tuple[T, T]], int]:
     """A perfect matching of ``items`` (an even count) with the least total cost (each unit a
-    repeat), the first in their order among those; and that cost."""
-    greedy = [(items[i], items[i + 1]) for i in range(0, len(items), 2)]
-    most = sum(cost(a, b) for a, b in greedy)
+    repeat; None: never), the first in their order among those; and that cost. Exact unless
+    the search looks at more than :data:`SEARCH_BUDGET` candidates in all: then each item,
+    those with the fewest possible partners first, takes the cheapest partner left."""
+    count = len(items)
+    cost: Table = [
+        [None if a == b else price(items[a], items[b]) for b in range(count)] for a in range(count)
+    ]
+    budget = [SEARCH_BUDGET]
+    most = count // 2 * max((c or 0 for row in cost for c in row), default=0)
+    pairs: list[tuple[int, int]] | None = None
     for allowed in range(most + 1):
         try:
-            found = _search(items, cost, allowed)
+            partner = _search(count, cost, allowed, budget)
         except _OutOfBudget:
-            continue
-        if found is not None:
-            return found, sum(cost(a, b) for a, b in found)
-    return greedy, most
+            break
+        if partner is not None:
+            pairs = [(a, partner[a]) for a in range(count) if a < partner[a]]
+            break
+    if pairs is None:
+        order = sorted(range(count), key=lambda a: -sum(c is None for c in cost[a]))
+        pairs = _cheapest_first(order, cost)
+    total = sum(cost[a][b] or 0 for a, b in pairs)
+    return [(items[a], items[b]) for a, b in pairs], total
 
 
 def table_sizes(count: int, size: TableSize) -> tuple[list[int], int]:
@@ -221,26 +255,25 @@ def seat_round(
     return Seating(_groups(drawn, sizes, history, rng))
 
 
-def _swiss(order: list[str], history: History) -> Seating:
-    """Twos: adjacent pairing in standing order, the fewest rematches, a spread bye."""
+BYE = ""
+"""The bye, as one more "player" of the matching (no player's name is empty)."""
 
-    def met(a: str, b: str) -> int:
+
+def _swiss(order: list[str], history: History) -> Seating:
+    """Twos: adjacent pairing in standing order, the fewest rematches, a spread bye (the bye
+    is the last "player": only those with the fewest byes may meet it)."""
+    fewest = min(history.byes[name] for name in order)
+
+    def met(a: str, b: str) -> int | None:
+        if BYE in (a, b):
+            return 0 if history.byes[a or b] == fewest else None
         return history.met(a, b)
 
-    if len(order) % 2 == 0:
-        pairs, _ = _matching(order, met)
-        return Seating(tuple(pairs))
-    fewest = min(history.byes[name] for name in order)
-    candidates = [name for name in reversed(order) if history.byes[name] == fewest]
-    best: tuple[int, str, list[tuple[str, str]]] | None = None
-    for bye in candidates:
-        pairs, repeats = _matching([name for name in order if name != bye], met)
-        if best is None or repeats < best[0]:
-            best = (repeats, bye, pairs)
-        if repeats == 0:
-            break
-    assert best is not None
-    return Seating(tuple(best[2]), (best[1],))
+    items = [*order, BYE] if len(order) % 2 else order
+    pairs, _ = _matching(items, met)
+    tables = tuple(pair for pair in pairs if BYE not in pair)
+    byes = tuple(a or b for a, b in pairs if BYE in (a, b))
+    return Seating(tables, byes)
 
 
 def _fours(drawn: list[str], sizes: list[int], history: History, rng: random.Random) -> Seating:
