@@ -10,15 +10,16 @@ while a night of fours needs the same "not twice while it can be avoided" for pa
 opponents. The search below is one routine, :func:`_matching`, used three ways: opponents for
 a night of twos, partners for a night of fours, and which partnerships meet. It finds a
 matching with the fewest repeats there are (proved by trying every one, within a bound of work
-no night of 120 players reaches in practice), and among those the first in the order given.
+a night only passes once repeats are forced anyway), and among those the first in the order
+given.
 
 The rules, in short:
 
 - **Twos** (Swiss, adjacent pairing): players in standing order, equals in the seed's order.
   The highest-placed player meets the next highest they have not met, and so on down, with the
   fewest rematches possible (none while another pairing exists). With an odd count one player
-  has a bye: the lowest-placed among those with the fewest byes for whom the rest pair without
-  a rematch.
+  has a bye: the bye is one more "player" at the bottom, whom only those with the fewest byes
+  may meet, so it goes to the lowest-placed of them that the pairing allows.
 - **Fours** (partners drawn): a count that four does not divide seats the rest at tables of
   three (12 players: three fours; 13: a four and three threes; 5: a three and a two), so that
   everyone plays; the smaller tables go first to those who have sat at one the fewest times.
