@@ -405,3 +405,24 @@ def test_a_rounds_seats_replay_from_its_seed(app, client: FlaskClient) -> None: 
         for number in (1, 2):
             stored_seats = stored.round_row(row, number).seats
             assert stored._seating_of(number, row).to_json() == stored_seats
+
+
+def test_the_night_form_loads_a_presets_house_rules_and_the_clubs_own(client: FlaskClient) -> None:
+    """The form starts with the club's preset and house rules; Load gives the chosen preset's
+    own for the chosen table size, from the one registry of house rules."""
+    from scorekeeper.rules import HOUSE_RULES
+
+    club = new_club(client)
+    _roster(client, club, NAMES[:2])
+    data, _ids = _night_form(client, club)
+    assert data["preset"] == "all-fives" and data["target"] == "200"
+    for rule in HOUSE_RULES:
+        assert rule.name in data, f"the house rule {rule.name} has a field"
+    data.update({"preset": "fives-up", "table_size": "2", "load": "1"})
+    data.pop("open_night", None)
+    loaded = client.post(f"{club}/nights/new", data=data)
+    assert loaded.status_code == 200
+    form = form_for(loaded.get_data(as_text=True), "/nights/new")
+    fives_up = {rule.name: str(rule.default("fives-up", 2)) for rule in HOUSE_RULES}
+    assert {name: form.values[name] for name in fives_up} == fives_up
+    assert 'data-club-night="' not in client.get(club).get_data(as_text=True), "nothing opened"

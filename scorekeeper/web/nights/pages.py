@@ -137,7 +137,10 @@ def _round_url(night: NightRow, club: ClubRow, number: int) -> str:
 
 
 def _fill(form: NightForm, club: ClubRow, preset: str, size: int, club_rules: bool) -> None:
-    """The preset's house rules for tables of ``size`` (the club's own on top, when asked)."""
+    """The preset's house rules for tables of ``size`` (the club's own on top, when asked).
+    What was typed is forgotten: a number field shows what it was sent before its data."""
+    for field in [form.target, *form.rule_fields]:
+        field.raw_data = None  # type: ignore[attr-defined]
     for rule in HOUSE_RULES:
         value = rule.default(preset, size)
         if rule.name == "target":
@@ -202,7 +205,6 @@ def new_night(key: str) -> Answer:
     size = form.table_size.data if form.table_size.data in (2, 3, 4) else 4
     if form.load.data:
         _fill(form, club, preset, size, club_rules=False)
-        form.errors.clear() if isinstance(form.errors, dict) else None
         return _new_page(door, form)
     if not form.validate():
         return _new_page(door, form, 422)
