@@ -19,6 +19,7 @@ from scorekeeper.web import htmx, languages, paper, rendered, sharing, table
 from scorekeeper.web.clubs import pages as clubs
 from scorekeeper.web.data import changes, database, doors, replayed
 from scorekeeper.web.drawing import charts, dominoes, fragments
+from scorekeeper.web.nights import pages as nights
 from scorekeeper.web.routes import SiteRequest
 from scorekeeper.web.site import (
     cli,
@@ -48,9 +49,10 @@ ROOMS = (
     dominoes,
     fragments,
     rendered,
-    # The areas: the table, clubs, paper, sharing and the live view.
+    # The areas: the table, clubs, club nights, paper, sharing and the live view.
     table,
     clubs,
+    nights,
     paper,
     sharing,
     # Site-wide concerns on top.

@@ -13,7 +13,8 @@ From the bottom up:
   doors (keys, what a browser remembers). Below every page.
 - **areas**: ``table/`` (My games, a new game and import, the table and its entries,
   rematch, deleting), ``sharing`` (the share panel, the watch link and the live view),
-  ``paper`` (the rulebook, the log, the score sheets) and ``clubs/``. An area never imports
+  ``paper`` (the rulebook, the log, the score sheets), ``clubs/`` and ``nights/`` (a club's
+  nights: rounds, seats, standings). An area never imports
   another, except through the one seam: the ``table`` package itself (its ``__init__``).
 - **site** (``site/``): site-wide concerns (security headers, rate limits, compression,
   error pages, refused forms, the PWA, times, the command line).
@@ -36,7 +37,7 @@ LAYERS = (
         "network",
     ),
     ("data",),
-    ("table", "sharing", "paper", "clubs"),
+    ("table", "sharing", "paper", "clubs", "nights"),
     ("site",),
 )
 """The rooms of ``scorekeeper.web``, bottom layer first. A room imports rooms of its own

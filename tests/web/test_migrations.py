@@ -12,7 +12,7 @@ from pathlib import Path
 
 import flask_migrate
 from flask import Flask
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 
 from app import create_app
 from scorekeeper.rules.record import load_record, replay, write_record
@@ -375,5 +375,48 @@ def test_club_fingerprints_stored_before_name_every_house_rule(tmp_path: Path):
         as_before = write_record(load_record(json.dumps(named)))
         text_before = json.dumps(as_before, sort_keys=True, separators=(",", ":"))
         assert back == hashlib.sha256(text_before.encode()).hexdigest()
+        db.session.remove()
+        db.engine.dispose()
+
+
+BEFORE_NIGHTS = "5c1e9a7d3b20"
+"""The schema before club nights."""
+
+
+def test_club_nights_migrate_up_and_down_leaving_the_clubs_games(tmp_path: Path):
+    """A club with a game migrates to nights (its game untouched), a night is stored, and the
+    downgrade removes the night's tables and keeps every game."""
+    app = _app_on(tmp_path)
+    with app.app_context():
+        if OTHER_DATABASE:
+            empty(db.engine)
+        flask_migrate.upgrade(revision=BEFORE_NIGHTS)
+        db.session.remove()
+        flask_migrate.upgrade()
+        tables = set(inspect(db.engine).get_table_names())
+        db.session.remove()
+    assert {"night", "night_player", "night_round", "night_table"} <= tables
+    client = app.test_client()
+    club = client.post("/clubs/new", data={"name": "Family"}).headers["Location"]
+    game = new_game(client, ["Ann", "Bob"])
+    assert client.post(f"{club}/games", data={"link": f"/games/{game.key}"}).status_code == 303
+    with app.app_context():
+        club_id = db.session.execute(text("SELECT id FROM club")).scalar_one()
+        db.session.execute(
+            text(
+                "INSERT INTO night (club_id, created_at, preset, options, table_size, rounds,"
+                " minutes, match, at_limit, tie_breaks) VALUES (:club, :now, 'all-fives', '{}',"
+                " 2, 3, 30, 'one-game', 'finish-hand', '[]')"
+            ),
+            {"club": club_id, "now": datetime(2026, 11, 29, 19, 0)},
+        )
+        db.session.commit()
+        db.session.remove()
+    assert "Night of 2026-11-29" in client.get(club).get_data(as_text=True)
+    with app.app_context():
+        db.session.remove()
+        flask_migrate.downgrade(revision=BEFORE_NIGHTS)
+        assert "night" not in inspect(db.engine).get_table_names()
+        assert db.session.execute(text("SELECT count(*) FROM game")).scalar_one() == 1
         db.session.remove()
         db.engine.dispose()

@@ -49,7 +49,7 @@ from scorekeeper.web.clubs.forms import (
     MergeForm,
     RenameForm,
 )
-from scorekeeper.web.data import clubs
+from scorekeeper.web.data import clubs, nights
 from scorekeeper.web.data.club_doors import remember_club
 from scorekeeper.web.data.clubs import (
     CLUB_EDIT,
@@ -154,6 +154,7 @@ def _club_page(door: ClubDoor) -> tuple[str, int]:
         defaults=defaults_text(club),
         figure=figure,
         score_line=score_line,
+        nights=nights.nights_of(club) if door.editable else [],
     )
     return page, 200
 

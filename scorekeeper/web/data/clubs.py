@@ -167,9 +167,12 @@ def spelled_setup(club: ClubRow, setup: Setup) -> Setup:
     return Setup.create(names, setup.preset, dict(setup.options), setup.partners)
 
 
-def start_game(club: ClubRow, setup: Setup, events: Sequence[Event] = ()) -> Loaded:
-    """Store a new game of the club (the roster gains its new names in the same commit)."""
-    return games.create(spelled_setup(club, setup), events, club_id=club.id)
+def start_game(
+    club: ClubRow, setup: Setup, events: Sequence[Event] = (), commit: bool = True
+) -> Loaded:
+    """Store a new game of the club (the roster gains its new names in the same commit).
+    With ``commit`` false the caller commits (a night's round starts its tables all or none)."""
+    return games.create(spelled_setup(club, setup), events, club_id=club.id, commit=commit)
 
 
 class AlreadyImported(Exception):

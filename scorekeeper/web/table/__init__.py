@@ -2,8 +2,8 @@
 entries, the settlement, the rematch and deleting a game.
 
 This package is the one seam between the areas: what other areas show of a table (the watch
-page, a club's new-game form, the page a refused form comes back to) they take from here, and
-from no module inside it.
+page, a club's new-game form, a club night's house rules, the page a refused form comes back
+to) they take from here, and from no module inside it.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from flask import Flask
 from scorekeeper.web.table import adjusting, deleting, entries, home, new_game, records, rematch
 from scorekeeper.web.table.answers import render_table
 from scorekeeper.web.table.blueprint import bp
-from scorekeeper.web.table.forms import NewGameForm
+from scorekeeper.web.table.forms import NewGameForm, house_rule_field
 from scorekeeper.web.table.new_game import new_game_page
 from scorekeeper.web.table.view import TableView, table_view
 
@@ -32,6 +32,7 @@ __all__ = [
     "ROUTES",
     "NewGameForm",
     "TableView",
+    "house_rule_field",
     "init_app",
     "new_game_page",
     "render_table",
