@@ -19,7 +19,10 @@ after it).
 Two arms take turns in each run, each on a newly imported copy of the game in a new phone
 context: **parts**, the site as it is (an entry's answer leaves out the parts of the table
 the page holds unchanged: ``static/js/parts.js``), and **whole**, the same with parts.js
-blocked, so that every answer is the whole table, as before. Printed beside the times: the
+blocked, so that every answer is the whole table, as before. A third arm, **earlier**
+(``--arms parts,earlier --earlier-scripts FOLDER``), is the parts arm with the page's scripts
+served from FOLDER, to weigh a change to them against the scripts as they were, in the same
+conditions. Printed beside the times: the
 table's weight on the page (bytes of ``#table``'s HTML after a fresh load), each answer's size
 (the swapped part), the server's CPU for each entry (the thread that answered it), and the
 server's calibration of the run: a trivial request's CPU and the floor (one INSERT and
@@ -74,7 +77,7 @@ from pathlib import Path
 from typing import Any
 
 import flask
-from playwright.sync_api import Browser, Page, Response, sync_playwright
+from playwright.sync_api import Browser, Page, Response, Route, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 from bench.calibration import Calibration, calibrate_in_process
@@ -314,12 +317,31 @@ def full_page_taps(page: Page, referee: Referee, cycles: int) -> list[dict[str, 
     return samples
 
 
-def phone_page(browser: Browser, *, htmx: bool, throttle: float = 1, parts: bool = True) -> Page:
+def phone_page(
+    browser: Browser,
+    *,
+    htmx: bool,
+    throttle: float = 1,
+    parts: bool = True,
+    scripts: Path | None = None,
+) -> Page:
     """A new phone context, 360x720, with the probe installed (and htmx blocked when ``htmx``
     is false; without ``parts``, static/js/parts.js blocked, so that every entry's answer is
-    the whole table); its CPU slowed ``throttle`` times, as DevTools' CPU throttling does."""
+    the whole table; with ``scripts``, a folder, the page's scripts of static/js that it holds
+    served from there); its CPU slowed ``throttle`` times, as DevTools' CPU throttling does."""
     context = browser.new_context(**{**PHONE, "viewport": {"width": 360, "height": 720}})
     context.add_init_script(PROBE)
+    if scripts is not None:
+        folder = scripts
+
+        def earlier(route: Route) -> None:
+            held = folder / route.request.url.split("?")[0].rsplit("/", 1)[-1]
+            if held.is_file():
+                route.fulfill(path=held, content_type="text/javascript")
+            else:
+                route.continue_()
+
+        context.route("**/js/*.js*", earlier)
     if not htmx:
         context.route("**/vendor/htmx*", lambda route: route.abort())
     if not parts:
@@ -334,6 +356,19 @@ def phone_page(browser: Browser, *, htmx: bool, throttle: float = 1, parts: bool
 RENDERING = ("ParseHTML", "UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Layerize", "Commit")
 """Chromium's trace events of style, layout and paint on the page's main thread."""
 
+SCRIPT = (
+    "XHRLoad",
+    "XHRReadyStateChange",
+    "FunctionCall",
+    "EventDispatch",
+    "TimerFire",
+    "FireAnimationFrame",
+    "RunMicrotasks",
+)
+"""Chromium's trace events of the page's scripts running: a style or layout update inside one
+of them was forced by a script reading what only an update can tell (a box's size, a computed
+style); one outside them is the frame's own."""
+
 
 def phone_work(page: Page, referee: Referee, throttle: float) -> dict[str, float]:
     """The phone's own work for a tap, one more cycle traced (Chromium's ``devtools.timeline``
@@ -344,7 +379,11 @@ def phone_work(page: Page, referee: Referee, throttle: float) -> dict[str, float
     wall-clock figures, so the arms compare on it even when the machine is shared. It is
     measured with the CPU not slowed (Chromium's throttling counts as CPU time, and unevenly):
     a phone ``throttle`` times slower spends about ``throttle`` times as much. Playwright
-    polls the page while it waits (a few style updates a frame), in both arms alike."""
+    polls the page while it waits (a few style updates a frame), in both arms alike.
+
+    Counted too, a tap: the style updates (``UpdateLayoutTree``) and layouts forced by
+    scripts, wherever they run (htmx's swap, the page's scripts after it, their animation
+    frames), and the CPU they took."""
     session = page.context.new_cdp_session(page)
     session.send("Emulation.setCPUThrottlingRate", {"rate": 1})
     events: list[dict[str, Any]] = []
@@ -368,17 +407,33 @@ def phone_work(page: Page, referee: Referee, throttle: float) -> dict[str, float
         (e for e in events if (e.get("pid"), e.get("tid")) in threads and e.get("ph") == "X"),
         key=lambda e: e["ts"],
     )
-    answer = frames = 0.0
-    inside_until = -1.0
+    answer = frames = forced_cpu = 0.0
+    forced_styles = forced_layouts = 0
+    inside_until = script_until = -1.0
     for event in timed:
         cpu = event.get("tdur", 0) / 1000
+        end = event["ts"] + event.get("dur", 0)
+        if event["name"] in ("UpdateLayoutTree", "Layout") and event["ts"] < script_until:
+            forced_cpu += cpu
+            if event["name"] == "Layout":
+                forced_layouts += 1
+            else:
+                forced_styles += 1
+        if event["name"] in SCRIPT:
+            script_until = max(script_until, end)
         if event["name"] == "XHRLoad":
             answer += cpu
-            inside_until = max(inside_until, event["ts"] + event.get("dur", 0))
+            inside_until = max(inside_until, end)
         elif event["name"] in RENDERING and event["ts"] >= inside_until:
             frames += cpu
-            inside_until = max(inside_until, event["ts"] + event.get("dur", 0))
-    return {"answer": answer / taps, "frames": frames / taps}
+            inside_until = max(inside_until, end)
+    return {
+        "answer": answer / taps,
+        "frames": frames / taps,
+        "forced_styles": forced_styles / taps,
+        "forced_layouts": forced_layouts / taps,
+        "forced_cpu": forced_cpu / taps,
+    }
 
 
 # -- the report --------------------------------------------------------------------------
@@ -438,6 +493,7 @@ def full_page_report(full: list[dict[str, Any]]) -> None:
 ARMS = {
     "parts": "an entry's answer leaves the parts the page holds unchanged (static/js/parts.js)",
     "whole": "every answer the whole table (parts.js blocked)",
+    "earlier": "as parts, the page's scripts taken from --earlier-scripts (an earlier commit's)",
 }
 
 
@@ -458,7 +514,9 @@ def run_line(number: int, arm: str, measured: dict[str, Any]) -> str:
         f"{percentile(every, 0.9):6.1f}  max {max(every):6.1f} ms; table "
         f"{measured['weight'] / 1000:.1f} KB, answers {by_kind}; server CPU an entry "
         f"{statistics.median(measured['server']):.2f} ms; the phone's CPU a tap (not slowed): answer "
-        f"{measured['work']['answer']:.1f} ms, frames {measured['work']['frames']:.1f} ms"
+        f"{measured['work']['answer']:.1f} ms, frames {measured['work']['frames']:.1f} ms; "
+        f"forced by scripts, a tap: {measured['work']['forced_styles']:.1f} style updates, "
+        f"{measured['work']['forced_layouts']:.1f} layouts, {measured['work']['forced_cpu']:.1f} ms"
     )
 
 
@@ -476,12 +534,15 @@ def summary(runs: list[dict[str, dict[str, Any]]], calibrations: list[Calibratio
             statistics.median([s["painted"] - s["start"] for s in r[arm]["taps"]]) for r in runs
         ]
         work = [r[arm]["work"]["answer"] + r[arm]["work"]["frames"] for r in runs]
+        forced = [r[arm]["work"]["forced_cpu"] for r in runs]
         verdict = "met" if statistics.median(p90s) < TARGET_P90_MS else "MISSED"
         print(
             f"{arm}: p90 median of {len(runs)} runs {statistics.median(p90s):.1f} ms (spread "
             f"{min(p90s):.1f}-{max(p90s):.1f}), p50 {statistics.median(p50s):.1f} ms; target "
             f"p90 under {TARGET_P90_MS:.0f} ms: {verdict}; the phone's CPU a tap, not slowed "
-            f"(answer and frames) {statistics.median(work):.1f} ms ({min(work):.1f}-{max(work):.1f})"
+            f"(answer and frames) {statistics.median(work):.1f} ms ({min(work):.1f}-{max(work):.1f}), "
+            f"of which forced by scripts {statistics.median(forced):.1f} ms "
+            f"({min(forced):.1f}-{max(forced):.1f})"
         )
 
 
@@ -496,10 +557,18 @@ def main() -> None:
     parser.add_argument("--hand", type=int, default=25, help="the hand the taps are made in")
     parser.add_argument("--throttle", type=float, default=4, help="slow the phone's CPU N times")
     parser.add_argument("--browser", default=CHROMIUM if Path(CHROMIUM).exists() else TEST_BROWSER)
+    parser.add_argument(
+        "--earlier-scripts",
+        type=Path,
+        help="for the arm 'earlier': a folder of static/js's scripts as they were, e.g. "
+        "git archive REV static/js | tar -x -C /tmp/earlier (then /tmp/earlier/static/js)",
+    )
     args = parser.parse_args()
     arms = [arm for arm in args.arms.split(",") if arm]
     if not arms or set(arms) - set(ARMS):
         raise SystemExit(f"--arms: choose among {', '.join(ARMS)}")
+    if "earlier" in arms and (args.earlier_scripts is None or not args.earlier_scripts.is_dir()):
+        raise SystemExit("the arm 'earlier' needs --earlier-scripts FOLDER")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     logging.getLogger("alembic").setLevel(logging.WARNING)
     record = start_record(args.seed, args.hand)
@@ -517,7 +586,13 @@ def main() -> None:
             measured: dict[str, dict[str, Any]] = {}
             # The arms take turns, the first of them changing every run.
             for arm in arms if number % 2 == 0 else reversed(arms):
-                page = phone_page(browser, htmx=True, throttle=args.throttle, parts=arm == "parts")
+                page = phone_page(
+                    browser,
+                    htmx=True,
+                    throttle=args.throttle,
+                    parts=arm != "whole",
+                    scripts=args.earlier_scripts if arm == "earlier" else None,
+                )
                 import_game(page, server.url, record)
                 weight = page.evaluate(
                     "() => new TextEncoder().encode(document.getElementById('table').outerHTML)"

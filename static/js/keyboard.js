@@ -69,6 +69,28 @@
     if (next) next.focus({ preventScroll: true });
   });
 
+  // The control tapped for an entry has the focus. Were it swapped out with the old table,
+  // the browser would let go of it halfway through the swap, and to do that style and lay out
+  // the whole half-swapped page at once (and then the new table again for its frame). Let go
+  // of it just before, while the page is as last laid out: that costs next to nothing. A
+  // field being typed in keeps it (htmx and live.js put it back), and so does a control in a
+  // part the answer keeps (parts.js), which stays on the page. After an entry made with the
+  // keyboard the next control takes the focus when the table settles (above).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const detail = event.detail;
+    const shown = document.getElementById("table");
+    const active = document.activeElement;
+    if (!detail.shouldSwap || !shown || detail.target !== shown) return;
+    if (!(active instanceof HTMLElement) || !shown.contains(active) || typing(active)) return;
+    const part = active.closest("[data-part]");
+    const text = detail.serverResponse;
+    const kept =
+      part &&
+      typeof text === "string" &&
+      text.indexOf('id="' + part.id + '" data-part="' + part.dataset.part + '" hx-preserve') >= 0;
+    if (!kept) active.blur();
+  });
+
   function typing(target) {
     return (
       target instanceof HTMLElement &&

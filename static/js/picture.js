@@ -75,11 +75,10 @@
   // scale is the SVG's drawn width over its viewBox's (its proportions are kept).
   const END_NUMBER_PX = 16;
 
-  function enlarge(svg) {
+  function enlarge(svg, width, height) {
     const view = svg.viewBox && svg.viewBox.baseVal;
-    const box = svg.getBoundingClientRect();
-    if (!view || !view.width || !view.height || !box.width) return;
-    const scale = Math.min(box.width / view.width, box.height / view.height);
+    if (!view || !view.width || !view.height || !width) return;
+    const scale = Math.min(width / view.width, height / view.height);
     svg.dataset.endGrow = "1";
     svg.querySelectorAll(".end-marker").forEach(function (marker) {
       const ring = marker.querySelector(".end-marker__ring");
@@ -94,32 +93,78 @@
       svg.dataset.endGrow = grow;
       const x = Number(ring.getAttribute("cx"));
       const y = Number(ring.getAttribute("cy"));
-      marker.setAttribute(
-        "transform",
-        "translate(" + x + " " + y + ") scale(" + grow + ") translate(" + -x + " " + -y + ")"
+      const transform =
+        "translate(" + x + " " + y + ") scale(" + grow + ") translate(" + -x + " " + -y + ")";
+      if (marker.getAttribute("transform") !== transform) marker.setAttribute("transform", transform);
+    });
+  }
+
+  // A picture's end markers and targets follow the size it is drawn at, and they are placed
+  // once the browser has laid the page out for its next frame: a ResizeObserver is told each
+  // picture's size then (a new picture's once, and again when the window turns), so nothing
+  // here asks for a layout while a new table is being swapped in: that would lay the whole
+  // new table out once more, on every entry. A kept picture (fragments.part) keeps what was
+  // set on it.
+  const watched = new Set();
+  const sizes = typeof ResizeObserver === "function" ? new ResizeObserver(resized) : null;
+  let showing = false;
+
+  function place(svg, width, height) {
+    enlarge(svg, width, height);
+    const overlay = svg.parentElement && svg.parentElement.querySelector(".table-picture__targets");
+    if (!overlay) return;
+    if (overlay.hidden) {
+      lay(overlay);
+      return;
+    }
+    overlay.querySelectorAll(".table-picture__target").forEach(function (target) {
+      sizeTarget(overlay, target);
+    });
+    apart(overlay);
+  }
+
+  function resized(entries) {
+    entries.forEach(function (entry) {
+      const svg = entry.target;
+      if (!svg.isConnected) return;
+      const box = entry.borderBoxSize && entry.borderBoxSize[0];
+      place(
+        svg,
+        box ? box.inlineSize : entry.contentRect.width,
+        box ? box.blockSize : entry.contentRect.height
       );
     });
+    if (showing) {
+      showing = false;
+      showTargets();
+    }
   }
 
-  function enlargeAll() {
-    document.querySelectorAll(".table-picture__svg").forEach(enlarge);
-  }
-
-  function layAll() {
-    enlargeAll();
-    document.querySelectorAll(".table-picture__targets[hidden]").forEach(lay);
-  }
-
-  // The picture is drawn to the room it has: turned on its side, its targets move closer.
-  window.addEventListener("resize", function () {
-    enlargeAll();
-    document.querySelectorAll(".table-picture__targets:not([hidden])").forEach(function (overlay) {
-      overlay.querySelectorAll(".table-picture__target").forEach(function (target) {
-        sizeTarget(overlay, target);
-      });
-      apart(overlay);
+  function watch(root) {
+    watched.forEach(function (svg) {
+      if (!svg.isConnected) {
+        watched.delete(svg);
+        if (sizes) sizes.unobserve(svg);
+      }
     });
-  });
+    const found = root.matches && root.matches(".table-picture__svg") ? [root] : [];
+    (root.querySelectorAll ? root.querySelectorAll(".table-picture__svg") : []).forEach(
+      function (svg) {
+        found.push(svg);
+      }
+    );
+    found.forEach(function (svg) {
+      if (watched.has(svg)) return;
+      if (sizes) {
+        watched.add(svg);
+        sizes.observe(svg);
+      } else {
+        // No ResizeObserver (an old browser): measured at once.
+        const box = svg.getBoundingClientRect();
+        place(svg, box.width, box.height);
+      }
+    });
+  }
 
   // After a tile that fits several ends is picked, scroll up as far as the end buttons below
   // the picture stay in view: as much of the picture as possible shows, its fitting ends (the
@@ -174,6 +219,7 @@
   }
 
   document.addEventListener("htmx:beforeSwap", function (event) {
+    showing = false;
     const target = event.detail.target;
     const shown = tray();
     if (!target || target.id !== "table" || !shown || !stuck()) return;
@@ -183,19 +229,26 @@
   });
 
   document.addEventListener("htmx:afterSwap", function (event) {
+    // Nothing measured before the swap, nothing asked of the new table's layout.
+    if (trayGap === null) return;
     const target = event.detail.target;
     const shown = tray();
-    if (!target || target.id !== "table" || !shown || !stuck() || trayGap === null) return;
+    if (!target || target.id !== "table" || !shown || !stuck()) return;
     const moved = trayGap - (foot() - shown.getBoundingClientRect().bottom);
     if (Math.abs(moved) >= 1) window.scrollBy(0, moved);
   });
 
-  layAll();
+  watch(document);
   // htmx swaps in a new table after every entry and every live update.
-  document.addEventListener("htmx:load", layAll);
+  document.addEventListener("htmx:load", function (event) {
+    watch(event.detail && event.detail.elt ? event.detail.elt : document);
+  });
   document.addEventListener("htmx:afterSettle", function (event) {
     const config = event.detail.requestConfig;
     const from = config && config.elt;
-    if (from && from.matches && from.matches("form.picker")) showTargets();
+    if (!from || !from.matches || !from.matches("form.picker")) return;
+    // The picked tile's targets are laid when the new picture's size is known.
+    if (document.querySelector(".table-picture__targets:not([hidden])")) showTargets();
+    else showing = true;
   });
 })();

@@ -44,10 +44,30 @@
       announce("");
       return;
     }
-    note.classList.remove(SHOW);
-    void note.offsetWidth; // restart the fade when the server already showed it
-    note.classList.add(SHOW);
+    light(note);
     announce(note.dataset.spoken || note.dataset.lastScore);
+  }
+
+  // A note swapped in lit (the answer to this page's own entry) began its fade when it was
+  // first styled, with the new table: nothing to restart. One not lit (a live update) starts
+  // when lit. Only a note that stayed on the page, still lit by the entry before, is put out
+  // for a frame and lit again on the next: restarting it at once would make the browser
+  // style (and lay out) the new table twice, on every entry.
+  let lastNote = null;
+
+  function light(note) {
+    const again = note === lastNote && note.classList.contains(SHOW);
+    lastNote = note;
+    if (!again) {
+      note.classList.add(SHOW);
+      return;
+    }
+    note.classList.remove(SHOW);
+    requestAnimationFrame(function () {
+      requestAnimationFrame(function () {
+        if (note === lastNote) note.classList.add(SHOW);
+      });
+    });
   }
 
   // A hand's screen (.screen--fit) is made to fit the window from the page's top. Tapping a
@@ -114,5 +134,6 @@
   if (first) {
     seen = events(first);
     heard = spoken(first);
+    lastNote = first.querySelector("[data-last-score]");
   }
 })();
