@@ -54,15 +54,32 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
             fcntl.flock(door, fcntl.LOCK_UN)
 
 
-FIRST = ("tests/rules/test_properties.py", "tests/web/test_club_fuzz.py")
-"""The files of the longest tests (10 to 20 s each, on one core): they run first, so that at the
-end of a run under xdist no process is left alone with one of them while the other has
-finished (worksteal hands out the tests in order, and steals from the end)."""
+FIRST = (
+    "tests/browser/test_larger_sets.py",
+    "tests/browser/test_whole_games.py",
+    "tests/rules/test_properties.py",
+    "tests/browser/test_muggins.py",
+    "tests/browser/test_text_size.py",
+    "tests/web/test_vanished_phone.py",
+    "tests/web/test_club_fuzz.py",
+)
+"""The files of the longest tests (10 to 50 s each, on one core; bench/README.md has the
+figures), longest first: they run first, so that at the end of a run under xdist no process
+is left alone with one of them while the other has finished (worksteal hands each process a
+half of the tests in order, and steals from the end)."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Move the tests of :data:`FIRST` to the front, each file kept together, in its order."""
-    first = [item for item in items if item.nodeid.split("::")[0] in FIRST]
-    if first:
-        rest = [item for item in items if item.nodeid.split("::")[0] not in FIRST]
-        items[:] = first + rest
+    """Move the tests marked ``alone`` to the front, then those of :data:`FIRST`, each file
+    kept together, in the order of :data:`FIRST`.
+
+    A test marked ``alone`` waits for the test the other process is in to end: at the front it
+    waits for a short one of the other half, not for a whole game of a minute."""
+    alone = [item for item in items if item.get_closest_marker("alone") is not None]
+    rank = {path: place for place, path in enumerate(FIRST)}
+    first = sorted(
+        (item for item in items if item.nodeid.split("::")[0] in rank and item not in alone),
+        key=lambda item: rank[item.nodeid.split("::")[0]],
+    )
+    front = {id(item) for item in alone + first}
+    items[:] = alone + first + [item for item in items if id(item) not in front]

@@ -547,6 +547,31 @@ def tap(target: Locator, touch: bool | None = None) -> None:
         target.click()
 
 
+EXPECT_MS = 10_000
+"""How long ``expect`` waits (tests/browser/conftest.py sets it), and the waits like it."""
+
+SEQ_SHOWN = """seq => {
+  const table = document.getElementById("table");
+  return table !== null && table.dataset.seq === seq;
+}"""
+
+
+def wait_for_seq(page: Page, seq: int, scripted: bool) -> None:
+    """Wait until the page shows the table after its ``seq``-th event.
+
+    On a page that runs scripts the check runs in the page on every animation frame, so the
+    wait ends with the frame that shows it; Playwright's ``expect`` checks again after 20, 50,
+    100, 100 and then every 500 ms, so an entry shown 300 ms after the tap was seen 770 ms
+    after it. Without JavaScript no frame comes, and ``expect`` waits."""
+    if scripted:
+        try:
+            page.wait_for_function(SEQ_SHOWN, arg=str(seq), polling="raf", timeout=EXPECT_MS)
+            return
+        except PlaywrightError:
+            pass  # the same wait, once more, for expect's message
+    expect(page.locator("#table")).to_have_attribute("data-seq", str(seq))
+
+
 class TablePage:
     """A game's table in the browser, entered by tapping (clicking when there is no touch
     screen); each entry waits until the page shows the game with one more event."""
@@ -558,6 +583,7 @@ class TablePage:
         # tap then submits the form without JavaScript, which works but adds a history entry.
         page.wait_for_load_state()
         self.seq = int(self.table.get_attribute("data-seq") or "")
+        self.scripted = has_htmx(page)
 
     @property
     def table(self) -> Locator:
@@ -596,7 +622,7 @@ class TablePage:
         """Wait for the table with ``events`` more events than before."""
         self.seq += events
         try:
-            expect(self.table).to_have_attribute("data-seq", str(self.seq))
+            wait_for_seq(self.page, self.seq, self.scripted)
         except AssertionError as error:
             # The trail first, newest first: a long aria snapshot would push it out of CI's view.
             trail = htmx_trail(self.page)

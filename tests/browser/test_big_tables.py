@@ -40,18 +40,20 @@ LONG_EIGHT = [
     "Hildegarde",
 ]
 SETTLED = """() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))"""
+SCROLL_SETTLED = """() => new Promise(done => requestAnimationFrame(
+    () => requestAnimationFrame(() => done(scrollY))))"""
+"""How far the page is scrolled once it has settled (two animation frames on)."""
 
 
 def outside_screen(targets: Locator) -> list[str]:
     """Each of ``targets`` that is not wholly inside the screen, with where it is."""
-    boxes = targets.evaluate_all(
-        """(all) => all.map(el => {
+    boxes, width, height = targets.evaluate_all(
+        """(all) => [all.map(el => {
             const box = el.getBoundingClientRect();
             return [el.getAttribute('name') || el.className || el.tagName,
                     box.top, box.bottom, box.left, box.right, box.width * box.height];
-        })"""
+        }), innerWidth, innerHeight]"""
     )
-    width, height = targets.page.evaluate("[innerWidth, innerHeight]")
     assert boxes, f"nothing matches {targets}"
     return [
         f"{name} at y {top:.0f}..{bottom:.0f}, x {left:.0f}..{right:.0f} of {width}x{height}"
@@ -63,12 +65,12 @@ def outside_screen(targets: Locator) -> list[str]:
 def in_view_tap(table: TablePage, target: Locator, events: int = 1) -> None:
     """Tap ``target``, which must already be inside the screen; the page must not move."""
     expect(target).to_be_visible()
-    assert not outside_screen(target), outside_screen(target)
+    away = outside_screen(target)
+    assert not away, away
     before = table.page.evaluate("scrollY")
     tap(target)
     table.entered(events)
-    table.page.evaluate(SETTLED)
-    assert table.page.evaluate("scrollY") == before, "the page moved"
+    assert table.page.evaluate(SCROLL_SETTLED) == before, "the page moved"
 
 
 def hand_ending(players: int, result: str) -> tuple[Setup, Game]:

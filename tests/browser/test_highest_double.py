@@ -15,7 +15,7 @@ from scorekeeper.rules import Game, NewHand, Setup
 from scorekeeper.rules.simulate import play_hand
 from tests.browser.browsing import GameEntry, TablePage, has_htmx, start_game
 from tests.browser.checks import axe_violations, explain
-from tests.browser.test_whole_games import InViewTable, outside_screen
+from tests.browser.test_whole_games import InViewTable, outside_and_scrolled, outside_screen
 from tests.support.chromium import LANDSCAPE, PORTRAIT
 from tests.support.server import LiveServer
 
@@ -28,8 +28,9 @@ class InViewPages(TablePage):
 
     def tap(self, target: Locator) -> None:
         expect(target).to_be_visible()
-        assert self.page.evaluate("scrollY") == 0
-        assert not outside_screen(target), f"{self.page.url}: {outside_screen(target)}"
+        away, scrolled = outside_and_scrolled(target)
+        assert scrolled == 0
+        assert not away, f"{self.page.url}: {away}"
         super().tap(target)
 
 

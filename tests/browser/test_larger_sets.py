@@ -19,7 +19,12 @@ from scorekeeper.rules.events import NewHand
 from scorekeeper.rules.simulate import play_hand
 from tests.browser.browsing import GameEntry, TablePage, has_htmx, seed_game
 from tests.browser.checks import axe_violations, explain
-from tests.browser.test_whole_games import NEXT_CONTROLS, SETTLED, InViewTable, outside_screen
+from tests.browser.test_whole_games import (
+    InViewTable,
+    next_entry_away,
+    outside_and_scrolled,
+    outside_screen,
+)
 from tests.support.chromium import LANDSCAPE, PORTRAIT, open_and_settle
 from tests.support.server import LiveServer
 from tests.web.webtable import without_times
@@ -38,7 +43,6 @@ class CountedTable(InViewTable):
     def __init__(self, page: Page) -> None:
         super().__init__(page)
         self.taps = 0
-        self.scripted = has_htmx(page)
 
     def tap(self, target: Locator) -> None:
         self.taps += 1
@@ -46,7 +50,8 @@ class CountedTable(InViewTable):
             super().tap(target)
             return
         expect(target).to_be_visible()
-        assert not outside_screen(target), f"{self.page.url}: {outside_screen(target)}"
+        away, _ = outside_and_scrolled(target)
+        assert not away, f"{self.page.url}: {away}"
         TablePage.tap(self, target)
 
 
@@ -105,12 +110,8 @@ def six_at_a_table(seed: int = SEED) -> tuple[Setup, Game]:
 
 def check_next_entry_in_view(table: CountedTable) -> None:
     """The page where the phone left it and the next entry's controls on the screen."""
-    page = table.page
-    if table.scripted:  # without JavaScript no animation frame ever comes
-        page.evaluate(SETTLED)
-    assert page.evaluate("scrollY") == 0, f"the page moved by itself at entry {table.seq}"
-    phase = table.table.get_attribute("data-phase") or ""
-    away = outside_screen(page.locator(NEXT_CONTROLS[phase]))
+    phase, scrolled, away = next_entry_away(table.page, settle=table.scripted)
+    assert scrolled == 0, f"the page moved by itself at entry {table.seq}"
     assert not away, f"{phase} at entry {table.seq}: {away}"
 
 

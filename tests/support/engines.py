@@ -77,8 +77,14 @@ class WebDriverError(Exception):
         self.error = error
 
 
-RETRIED = {"no such element", "stale element reference", "element not interactable"}
-"""Errors a wait tries again after: the page is being replaced, or not yet shown."""
+RETRIED = {
+    "no such element",
+    "stale element reference",
+    "element not interactable",
+    "no such frame",
+}
+"""Errors a wait tries again after: the page is being replaced (WebKit answers "no such frame"
+to a command that the page's unloading cut short), or not yet shown."""
 
 
 class Engine:

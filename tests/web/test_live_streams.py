@@ -20,8 +20,11 @@ import random
 import re
 import threading
 import time
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
@@ -30,6 +33,8 @@ from tests.support.clubtable import simulated_game
 from tests.support.gunicorn import Gunicorn, TableServe, form, import_game, request
 from tests.support.nginx import INSTALLED, nginx
 from tests.support.server import migrated_database
+
+T = TypeVar("T")
 
 EDITING, WATCHING, BOARDS = 880, 80, 40
 CHANGES = 20
@@ -154,15 +159,22 @@ def late_streams(streams: list[Heard], sent: list[tuple[float, int]]) -> list[st
     return late
 
 
+def _own_loop(watching: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run`` in a thread of its own: in a process where a browser test has run,
+    Playwright's event loop runs in this one (its sync API), and asyncio refuses a second."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, watching).result()
+
+
 def every_stream_hears_every_change(server: Gunicorn, in_front: Path | None = None) -> None:
     """The test against ``server``; ``in_front``: behind the README's nginx (its files there)."""
     server.start()
     try:
         if in_front is None:
-            streams, sent, final = asyncio.run(watch_and_change(server.port))
+            streams, sent, final = _own_loop(watch_and_change(server.port))
         else:
             with nginx(in_front, server.port) as port:
-                streams, sent, final = asyncio.run(watch_and_change(port))
+                streams, sent, final = _own_loop(watch_and_change(port))
     finally:
         server.kill()
     assert [heard.status for heard in streams] == [200] * len(streams)
