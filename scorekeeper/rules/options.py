@@ -386,6 +386,29 @@ VARIATIONS: tuple[HouseRule, ...] = (
             "Had Bob played or drawn before crying it, the 15 would have been lost."
         ),
     ),
+    HouseRule(
+        "practice",
+        say("Practice: guess the count"),
+        say(
+            "A way to learn counting: each play's count is hidden until the table guesses "
+            "it, then shown with right or wrong. The scores are what they would be anyway."
+        ),
+        {"all-fives": "no", "fives-up": "no", "totally-fives": "no", "sniff": "no"},
+        choices=YES_NO,
+        value_texts={
+            "yes": say(
+                "after each play one tap guesses its count; the log and the score sheet "
+                "keep each player's counts guessed right"
+            ),
+            "no": say("every count is shown at once"),
+        },
+        example=say(
+            "Ann leads 6-4 and the count is hidden. The table taps 10: right, the count is "
+            "10 and Ann's side scores 10. Bob plays 4-3 on E: the ends are 6 and 3, and the "
+            "table taps 10 again: wrong, 9 is no score. Ann has 1 count of 1 guessed right, "
+            "Bob 0 of 1."
+        ),
+    ),
 )
 """The variations beyond the seeds (pagat, Hoyle, league rules): off in every preset."""
 HOUSE_RULES: tuple[HouseRule, ...] = SEED_RULES + VARIATIONS
@@ -435,6 +458,7 @@ class Rules:
     blocked_tie: BlockedTie = "nobody"
     set: SetName = "double-six"
     muggins: bool = False
+    practice: bool = False
 
     @property
     def tile_set(self) -> TileSet:
@@ -563,6 +587,15 @@ def _target(
 
 def check_combination(rules: Rules, partners: bool) -> None:
     """Refuse house rules that cannot go together (rule ``record``), in plain words."""
+    if rules.practice and rules.muggins:
+        raise MalformedInput(
+            say(
+                "House rule %(rule)s cannot go with %(other)s: a count its player calls "
+                "aloud is not hidden for the table to guess.",
+                rule="practice: yes",
+                other="muggins: yes",
+            )
+        )
     if rules.blocked_tie == "split":
         if partners:
             raise MalformedInput(

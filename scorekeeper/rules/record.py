@@ -24,6 +24,7 @@ from scorekeeper.rules.events import (
     Adjust,
     Claim,
     Draw,
+    Guess,
     NewHand,
     Pass,
     Play,
@@ -475,6 +476,10 @@ def _write_claim(event: Claim, names: tuple[str, ...]) -> dict[str, Any]:
     return {"player": names[event.player], "muggins": True}
 
 
+def _write_guess(event: Guess, names: tuple[str, ...]) -> dict[str, Any]:
+    return {"player": names[event.player], "guess": event.points}
+
+
 def _write_adjust(event: Adjust, names: tuple[str, ...]) -> dict[str, Any]:
     return {"player": names[event.player], "adjust": event.points, "reason": event.reason}
 
@@ -490,6 +495,7 @@ def _write_pass(event: Pass, names: tuple[str, ...]) -> dict[str, Any]:
 _WRITERS: dict[type, Callable[[Any, tuple[str, ...]], dict[str, Any]]] = {
     Play: _write_play,
     Claim: _write_claim,
+    Guess: _write_guess,
     Adjust: _write_adjust,
     Draw: _write_draw,
     Pass: _write_pass,
@@ -556,7 +562,8 @@ def replay_result(game: Game) -> dict[str, Any]:
 
 
 def _replayed_play(game: Game, scored: Scored) -> dict[str, Any]:
-    """A play as the replay output lists it; ``called`` and ``claimed_by`` only under muggins."""
+    """A play as the replay output lists it; ``called`` and ``claimed_by`` only under muggins,
+    ``guessed`` only in practice mode."""
     play: dict[str, Any] = {
         "player": game.players[scored.player],
         "tile": str(scored.tile),
@@ -568,6 +575,8 @@ def _replayed_play(game: Game, scored: Scored) -> dict[str, Any]:
         play["called"] = scored.called
     if scored.claimed_by is not None:
         play["claimed_by"] = game.players[scored.claimed_by]
+    if game.rules.practice:
+        play["guessed"] = scored.guessed
     return play
 
 
