@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules import Game, Guess, Play, tile
+from scorekeeper.rules import Game, Guess, Hand, Play, tile
 from scorekeeper.rules.errors import RecordRefusal
 from scorekeeper.rules.explain import explain, explain_all
 from scorekeeper.rules.practice import Guessed, guess_choices, guesses, hidden_play
@@ -66,6 +66,12 @@ def practice(after: dict[int, list[Entry]] | None = None, settled: bool = True) 
     )
 
 
+def current(game: Game) -> Hand:
+    """The hand in play (every game here has begun one)."""
+    assert game.hand is not None
+    return game.hand
+
+
 def test_guesses_change_no_score_and_the_tallies_count_unguessed_plays_as_not_right() -> None:
     result = result_of(practice())
     plain = result_of(duo_domino())
@@ -81,14 +87,14 @@ def test_guesses_change_no_score_and_the_tallies_count_unguessed_plays_as_not_ri
 def test_a_guess_is_not_a_turn_and_shows_the_count() -> None:
     data = practice()
     hidden = game_to(data, 4)  # Bob's 6-3, its count hidden
-    assert hidden_play(hidden) is hidden.hand.plays[-1]
-    assert hidden.hand.turn == 0
+    assert hidden_play(hidden) is current(hidden).plays[-1]
+    assert current(hidden).turn == 0
     assert guess_choices(hidden) == (0, 5, 10, 15, 20)  # two ends: up to 2 x 12
     shown = game_to(data, 5)  # the guess of 15
     assert hidden_play(shown) is None and guess_choices(shown) == ()
-    assert shown.hand.plays[-1].guessed == 15
+    assert current(shown).plays[-1].guessed == 15
     assert shown.scores == hidden.scores == [0, 15]
-    assert shown.hand.turn == 0  # still Ann's turn
+    assert current(shown).turn == 0  # still Ann's turn
     # Four open ends once the spinner's sides are covered: up to 4 x 12, in fives.
     assert guess_choices(game_to(data, 6)) == tuple(range(0, 46, 5))
 
@@ -98,7 +104,8 @@ def test_the_next_entry_shows_the_count_and_an_unguessed_play_is_not_right() -> 
     game = game_to(data, 8)  # Bob's 3-3, not guessed
     assert hidden_play(game) is not None
     game.push(Play(0, tile(6, 4), "N"))
-    assert hidden_play(game).tile == tile(6, 4)  # type: ignore[union-attr]
+    hidden = hidden_play(game)
+    assert hidden is not None and hidden.tile == tile(6, 4)
     assert guesses(game) == (Guessed(0, 1, 2), Guessed(1, 1, 2))
 
 
@@ -106,7 +113,7 @@ def test_the_domino_play_can_be_guessed_before_the_settlement() -> None:
     data = practice(after={**GUESSED, 10: [guess("Ann", 0)]})
     game = game_to(data, 16)  # the hand is over: Ann dominoed with 5-5 (16)
     assert game.phase == "settle" and hidden_play(game) is None
-    assert game.hand.plays[-1].guessed == 0
+    assert current(game).plays[-1].guessed == 0
     assert result_of(data)["scores"] == {"Ann": 15, "Bob": 0}
 
 
@@ -115,7 +122,7 @@ def test_undo_of_a_guess_hides_the_count_again() -> None:
     assert hidden_play(game) is None
     undone = game.pop()
     assert undone == Guess(1, 15)
-    assert hidden_play(game) is game.hand.plays[-1] and game.hand.plays[-1].guessed is None
+    assert hidden_play(game) is current(game).plays[-1] and current(game).plays[-1].guessed is None
 
 
 # -- refusals: rule guess, nothing stored ------------------------------------------------------
