@@ -48,6 +48,7 @@ def tell(game: Game, hand: Hand, guess: Guess, before: Before) -> Told:
                 plays=tally.plays,
             )
             for tally in guesses(game)
+            if tally.plays
         ),
     ]
     return summary, tuple(lines), 0
