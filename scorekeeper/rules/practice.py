@@ -30,13 +30,16 @@ def hidden_play(game: GameState) -> Scored | None:
 
 def guess_most(game: GameState) -> int:
     """The highest guess the table is offered for the hidden play: what the open ends could
-    make at most, every end showing a double of the set's top number, in fives. It depends
-    on how many ends are open, which the table sees, never on the count itself."""
+    make at most, in fives. An end counts a double (each double is in the set once) or at
+    most the set's top number, so n ends make at most the n largest of 2 x top, 2 x (top - 1),
+    ... and top, top, ...: 20 with two ends of a double-six set, 35 with four. It depends on
+    how many ends are open, which the table sees, never on the count itself."""
     hand = game.hand
     if hand is None or not hand.plays:
         return 0
+    top = game.rules.tile_set.top
     ends = max(2, len(hand.layout.arms))
-    most = 2 * game.rules.tile_set.top * ends
+    most = sum(max(2 * (top - i), top) for i in range(ends))
     # The count's own points always lie within; this only guards the bound's arithmetic.
     return max(most - most % 5, play_points(hand.plays[-1].count))
 

@@ -89,14 +89,14 @@ def test_a_guess_is_not_a_turn_and_shows_the_count() -> None:
     hidden = game_to(data, 4)  # Bob's 6-3, its count hidden
     assert hidden_play(hidden) is current(hidden).plays[-1]
     assert current(hidden).turn == 0
-    assert guess_choices(hidden) == (0, 5, 10, 15, 20)  # two ends: up to 2 x 12
+    assert guess_choices(hidden) == (0, 5, 10, 15, 20)  # two ends: up to 12 + 10
     shown = game_to(data, 5)  # the guess of 15
     assert hidden_play(shown) is None and guess_choices(shown) == ()
     assert current(shown).plays[-1].guessed == 15
     assert shown.scores == hidden.scores == [0, 15]
     assert current(shown).turn == 0  # still Ann's turn
-    # Four open ends once the spinner's sides are covered: up to 4 x 12, in fives.
-    assert guess_choices(game_to(data, 6)) == tuple(range(0, 46, 5))
+    # Four open ends once the spinner's sides are covered: up to 12 + 10 + 8 + 6, in fives.
+    assert guess_choices(game_to(data, 6)) == tuple(range(0, 36, 5))
 
 
 def test_the_next_entry_shows_the_count_and_an_unguessed_play_is_not_right() -> None:
@@ -153,7 +153,7 @@ def test_a_stale_guess_after_the_next_entry_is_refused() -> None:
 
 @pytest.mark.parametrize("points", [7, 25, 50])
 def test_a_guess_out_of_range_is_refused(points: int) -> None:
-    """Two open ends of a double-six set make at most 24: 0, 5, ..., 20; not 7, 25 or 50."""
+    """Two open ends of a double-six set make at most 12 + 10: 0, 5, ..., 20; not 7, 25 or 50."""
     game = game_to(practice(after={}), 3)
     message = refused_unchanged(game, Guess(1, points), "guess")
     assert "up to 20" in message and str(points) in message
