@@ -414,6 +414,11 @@ VARIATIONS: tuple[HouseRule, ...] = (
 HOUSE_RULES: tuple[HouseRule, ...] = SEED_RULES + VARIATIONS
 """Every house rule, in the order the form, the rulebook and the sheet show them."""
 HOUSE_RULES_BY_NAME: dict[str, HouseRule] = {rule.name: rule for rule in HOUSE_RULES}
+SCORELESS: dict[str, OptionValue] = {"practice": "no"}
+"""The house rules that change no score, each with its value in every preset: a record that
+leaves one out means the same game whatever its value, so the import does not list it among
+the rules a record leaves out, and a club's duplicate fingerprint leaves it out at that value
+(records and fingerprints from before the rule existed stay what they were)."""
 FIVES_TARGETS = range(1, 201)
 """A target in fives: any whole number from 1 to 200 (61 is the usual)."""
 

@@ -35,7 +35,7 @@ from scorekeeper.rules.house_rule import OptionValue
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_problem
 from scorekeeper.rules.notes import referee_notes
-from scorekeeper.rules.options import HOUSE_RULES
+from scorekeeper.rules.options import HOUSE_RULES, SCORELESS
 from scorekeeper.rules.reading import (
     lead_by_of,
     parse_event,
@@ -422,12 +422,12 @@ def every_house_rule(setup: Setup) -> dict[str, OptionValue]:
 def left_out(setup: Setup) -> list[tuple[str, OptionValue | bool]]:
     """The house rules a record read into ``setup`` did not name, each with the value it
     takes (its preset's default), in the registry's order; then ``partners`` when a game of
-    4 players left that out."""
+    4 players left that out. A house rule that changes no score is not listed (``SCORELESS``)."""
     rules = setup.rules
     missing: list[tuple[str, OptionValue | bool]] = [
         (rule.name, rules.value(rule.name))
         for rule in HOUSE_RULES
-        if rule.name not in setup.options
+        if rule.name not in setup.options and rule.name not in SCORELESS
     ]
     if len(setup.players) == PARTNERS_PLAYERS and setup.partners is None:
         missing.append(("partners", setup.in_partnership))

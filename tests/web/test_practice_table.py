@@ -5,9 +5,14 @@ changes: no row of guesses, no extra tap."""
 
 from __future__ import annotations
 
+import copy
 import re
 from html import unescape
 
+from scorekeeper.rules.record import every_house_rule, left_out, read_record, write_record
+from scorekeeper.web.data.clubs import fingerprint
+from tests.rules.helpers import duo_domino, game_of
+from tests.rules.test_practice import practice as practice_record
 from tests.web.webforms import press
 from tests.web.webtable import Table, side_scores, started, without_times
 
@@ -156,3 +161,17 @@ def test_without_practice_mode_nothing_changes_and_a_guess_is_refused(client):
     assert 'data-rule="guess"' in unescape(refused.get_data(as_text=True))
     record = without_times(table.client.get(f"{table.url}/record.json").get_json())
     assert record["hands"][0]["events"] == [{"player": "Ann", "play": "5-5"}]
+
+
+def test_a_record_from_before_the_rule_means_the_same_game_and_leaves_nothing_out() -> None:
+    """An export naming every house rule but practice (as exports did before it): the import
+    does not list practice among the rules left out, and the club's duplicate fingerprint is
+    the one it had, while a game in practice mode has its own."""
+    plain = game_of(duo_domino())
+    older = write_record(plain, every_rule=True)
+    del older["options"]["practice"]
+    read = read_record(copy.deepcopy(older))
+    assert left_out(read.setup) == []
+    assert every_house_rule(read.setup)["practice"] == "no"
+    assert fingerprint(read) == fingerprint(plain)
+    assert fingerprint(game_of(practice_record())) != fingerprint(plain)
