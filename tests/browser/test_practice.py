@@ -18,6 +18,7 @@ from scorekeeper.rules import Event, Guess, Play
 from scorekeeper.rules.gains import play_points
 from scorekeeper.rules.record import load_record
 from tests.browser.browsing import GameEntry, TablePage, start_game
+from tests.browser.checks import axe_violations, explain
 from tests.support.chromium import LANDSCAPE, PORTRAIT
 from tests.support.server import LiveServer
 
@@ -105,3 +106,26 @@ def test_without_practice_mode_a_play_is_one_tap_and_shows_its_count(
     expect(page.locator(".guess-row")).to_have_count(0)
     expect(page.locator("[data-count]")).to_have_attribute("data-count", "12")
     expect(page.locator("[data-count-line]")).to_contain_text("= 12")
+
+
+def test_the_row_of_guesses_is_accessible(live_server: LiveServer, page_with: Any) -> None:
+    """axe-core finds nothing of moderate impact or worse on a table with a hidden count, in
+    light and in dark mode, nor once it is guessed."""
+    page = page_with(**PORTRAIT)
+    start_game(page, live_server.url, ["Ann", "Bob"], rules={"practice": "yes"})
+    table = OnScreen(page)
+    table.choose_leader(0)
+    table.play("6-4")
+    found = []
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        violations = axe_violations(page)
+        if violations:
+            found.append(f"hidden, {scheme}:\n{explain(violations)}")
+    table.tap(page.locator('button[data-guess="10"]'))
+    table.entered()
+    expect(page.locator("[data-guess-right]")).to_have_attribute("data-guess-right", "yes")
+    violations = axe_violations(page)
+    if violations:
+        found.append(f"guessed:\n{explain(violations)}")
+    assert not found, "\n".join(found)
