@@ -54,6 +54,7 @@ from scorekeeper.rules.house_rule import (
     shown,
 )
 from scorekeeper.rules.messages import Message, say
+from scorekeeper.rules.practice_rule import PRACTICE
 from scorekeeper.rules.tiles import TILE_SETS, TileSet
 
 Preset = Literal["all-fives", "fives-up", "totally-fives", "sniff"]
@@ -386,39 +387,12 @@ VARIATIONS: tuple[HouseRule, ...] = (
             "Had Bob played or drawn before crying it, the 15 would have been lost."
         ),
     ),
-    HouseRule(
-        "practice",
-        say("Practice: guess the count"),
-        say(
-            "A way to learn counting: each play's count is hidden until the table guesses "
-            "it, then shown with right or wrong. The scores are what they would be anyway."
-        ),
-        {"all-fives": "no", "fives-up": "no", "totally-fives": "no", "sniff": "no"},
-        choices=YES_NO,
-        value_texts={
-            "yes": say(
-                "after each play one tap guesses its count; the log and the score sheet "
-                "keep each player's counts guessed right"
-            ),
-            "no": say("every count is shown at once"),
-        },
-        example=say(
-            "Ann leads 6-4 and the count is hidden. The table taps 10: right, the count is "
-            "10 and Ann's side scores 10. Bob plays 4-3 on E: the ends are 6 and 3, and the "
-            "table taps 10 again: wrong, 9 is no score. Ann has 1 count of 1 guessed right, "
-            "Bob 0 of 1."
-        ),
-    ),
+    PRACTICE,
 )
 """The variations beyond the seeds (pagat, Hoyle, league rules): off in every preset."""
 HOUSE_RULES: tuple[HouseRule, ...] = SEED_RULES + VARIATIONS
 """Every house rule, in the order the form, the rulebook and the sheet show them."""
 HOUSE_RULES_BY_NAME: dict[str, HouseRule] = {rule.name: rule for rule in HOUSE_RULES}
-SCORELESS: dict[str, OptionValue] = {"practice": "no"}
-"""The house rules that change no score, each with its value in every preset: a record that
-leaves one out means the same game whatever its value, so the import does not list it among
-the rules a record leaves out, and a club's duplicate fingerprint leaves it out at that value
-(records and fingerprints from before the rule existed stay what they were)."""
 FIVES_TARGETS = range(1, 201)
 """A target in fives: any whole number from 1 to 200 (61 is the usual)."""
 

@@ -35,7 +35,8 @@ from scorekeeper.rules.house_rule import OptionValue
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_problem
 from scorekeeper.rules.notes import referee_notes
-from scorekeeper.rules.options import HOUSE_RULES, SCORELESS
+from scorekeeper.rules.options import HOUSE_RULES
+from scorekeeper.rules.practice_rule import SCORELESS
 from scorekeeper.rules.reading import (
     lead_by_of,
     parse_event,

@@ -24,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.rules import Event, Game, Setup
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_key
-from scorekeeper.rules.options import SCORELESS
+from scorekeeper.rules.practice_rule import SCORELESS
 from scorekeeper.rules.record import Timed, write_record
 from scorekeeper.rules.standings import Played
 from scorekeeper.rules.stats import GameFacts, game_facts
