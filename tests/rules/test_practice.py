@@ -16,15 +16,20 @@ plays 5, 6, 9 and 10 go unguessed. Ann: 1 of 5 counts guessed right; Bob: 2 of 4
 from __future__ import annotations
 
 import copy
+import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from scorekeeper.rules import Game, Guess, Hand, Play, tile
+from scorekeeper.rules import Game, Guess, Hand, Play, Setup, tile
 from scorekeeper.rules.errors import RecordRefusal
 from scorekeeper.rules.explain import explain, explain_all
+from scorekeeper.rules.gains import play_points
 from scorekeeper.rules.practice import Guessed, guess_choices, guesses, hidden_play
-from scorekeeper.rules.record import read_record, write_record
+from scorekeeper.rules.record import read_record, replay_result, write_record
+from scorekeeper.rules.simulate import play_game
 from tests.rules.helpers import (
     Entry,
     Record,
@@ -38,6 +43,7 @@ from tests.rules.helpers import (
     refused_unchanged,
     result_of,
 )
+from tests.rules.test_properties import seeds, setups
 
 PRACTICE = {"deal": "five-each", "practice": "yes"}
 BOB_26 = {"Bob": ["5-4", "5-3", "4-2", "2-1"]}
@@ -224,3 +230,43 @@ def test_the_why_of_a_guess_says_right_or_wrong_and_each_players_tally() -> None
 def test_a_game_without_the_rule_hides_nothing() -> None:
     game: Game = game_to(duo_domino(), 3)
     assert hidden_play(game) is None and guess_choices(game) == () and guesses(game) == ()
+
+
+# -- any table: a guess never changes a score ---------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(setup=setups(), seed=seeds, data=st.data())
+def test_on_any_table_guesses_change_nothing_but_what_the_table_is_shown(
+    setup: Setup, seed: int, data: st.DataObject
+) -> None:
+    """A simulated game played again in practice mode, a guess (any of those offered) after
+    some plays: after every entry the scores, the phase and the winner are those of the game
+    without the house rule; every right guess is one of its player's counts guessed right;
+    the record reads back the same game, and the replay output differs only by ``guessed``."""
+    plain = play_game(setup, random.Random(seed), max_hands=8)
+    options = {**setup.options, "practice": "yes"}
+    practising = Game(Setup.create(list(setup.players), setup.preset, options, setup.partners))
+    replayed = Game(setup)
+    right = [0] * len(setup.players)
+    for event in plain.events:
+        replayed.push(event)
+        practising.push(event)
+        choices = guess_choices(practising)
+        if choices and data.draw(st.booleans()):
+            hidden = hidden_play(practising)
+            assert hidden is not None and play_points(hidden.count) in choices
+            guessed = data.draw(st.sampled_from(choices))
+            practising.push(Guess(hidden.player, guessed))
+            right[hidden.player] += guessed == play_points(hidden.count)
+        assert practising.scores == replayed.scores
+        assert (practising.phase, practising.winner) == (replayed.phase, replayed.winner)
+    shown = [g.right for g in guesses(practising)]
+    assert shown == right
+    again = read_record(write_record(practising))
+    assert again.events == practising.events
+    result = replay_result(practising)
+    for told in result["hands"]:
+        for play in told["plays"]:
+            play.pop("guessed")
+    assert result == replay_result(plain)
