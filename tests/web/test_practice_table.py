@@ -48,6 +48,11 @@ def hidden_everywhere(table: Table, count: int) -> None:
     assert "the count is hidden until the table guesses it" in watch
     log = unescape(table.client.get(f"{table.url}/log").get_data(as_text=True))
     assert f"= {count}" not in log
+    board = unescape(table.client.get(table.watch_url() + "/board").get_data(as_text=True))
+    assert "data-count-line" not in board and "data-last-points" not in board
+    assert set(side_scores(board).values()) == {0}
+    assert f"= {count}" not in board
+    assert re.findall(r'data-hand-tally="[^"]*">[^<]*<strong>(\d+)', board) == ["0", "0"]
 
 
 def test_a_scoring_play_is_hidden_until_one_tap_guesses_it_right(client):
