@@ -35,5 +35,6 @@ PRACTICE = HouseRule(
 SCORELESS: dict[str, OptionValue] = {"practice": "no"}
 """The house rules that change no score, each with its value in every preset: a record that
 leaves one out means the same game whatever its value, so the import does not list it among
-the rules a record leaves out, and a club's duplicate fingerprint leaves it out at that value
-(records and fingerprints from before the rule existed stay what they were)."""
+the rules a record leaves out, and an export (and with it a club's duplicate fingerprint)
+names it only at another value: exports and fingerprints from before the rule existed stay
+what they were."""

@@ -415,9 +415,18 @@ def every_house_rule(setup: Setup) -> dict[str, OptionValue]:
     An export names them all, the preset's defaults too: a record that leaves one out means
     whatever the preset's default is where it is read, and a default may change (Totally
     Fives' ``bonus_in_fives`` did), so a record naming them all keeps its scores anywhere.
-    """
+
+    A house rule that changes no score (``SCORELESS``: practice) is named only when it is
+    not at its usual value: left out, it means the same game, and an export, a club's
+    fingerprint (``write_record(..., every_rule=True)``) and what they were before it
+    existed stay the same."""
     rules = setup.rules
-    return {rule.name: rules.value(rule.name) for rule in HOUSE_RULES}
+    named = {rule.name: rules.value(rule.name) for rule in HOUSE_RULES}
+    return {
+        name: value
+        for name, value in named.items()
+        if name not in SCORELESS or value != SCORELESS[name]
+    }
 
 
 def left_out(setup: Setup) -> list[tuple[str, OptionValue | bool]]:

@@ -169,14 +169,18 @@ def test_without_practice_mode_nothing_changes_and_a_guess_is_refused(client):
 
 
 def test_a_record_from_before_the_rule_means_the_same_game_and_leaves_nothing_out() -> None:
-    """An export naming every house rule but practice (as exports did before it): the import
-    does not list practice among the rules left out, and the club's duplicate fingerprint is
-    the one it had, while a game in practice mode has its own."""
+    """An export of a game without practice mode names every house rule but practice, as
+    exports did before it existed: the import does not list practice among the rules left
+    out, and the club's duplicate fingerprint is the one it had. A game in practice mode
+    names it, and has a fingerprint of its own."""
     plain = game_of(duo_domino())
     older = write_record(plain, every_rule=True)
-    del older["options"]["practice"]
+    assert "practice" not in older["options"] and "muggins" in older["options"]
     read = read_record(copy.deepcopy(older))
     assert left_out(read.setup) == []
-    assert every_house_rule(read.setup)["practice"] == "no"
+    assert "practice" not in every_house_rule(read.setup)
+    assert write_record(read, every_rule=True) == older
+    practising = game_of(practice_record())
+    assert write_record(practising, every_rule=True)["options"]["practice"] == "yes"
     assert fingerprint(read) == fingerprint(plain)
-    assert fingerprint(game_of(practice_record())) != fingerprint(plain)
+    assert fingerprint(practising) != fingerprint(plain)

@@ -24,7 +24,6 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.rules import Event, Game, Setup
 from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_key
-from scorekeeper.rules.practice_rule import SCORELESS
 from scorekeeper.rules.record import Timed, write_record
 from scorekeeper.rules.standings import Played
 from scorekeeper.rules.stats import GameFacts, game_facts
@@ -186,15 +185,8 @@ def fingerprint(game: Game) -> str:
     """The SHA-256 of ``game``'s record, written canonically (sorted keys, no spaces) and
     naming every house rule: a record that leaves a house rule out and one that names its
     value are the same game, and a later change of a preset's default changes no
-    fingerprint. (Migration 5c1e9a7d3b20 rewrote the fingerprints stored before.) A house
-    rule that changes no score is named only when it is not at its usual value
-    (``SCORELESS``), so a rule added since leaves the stored fingerprints as they are."""
-    record = write_record(game, every_rule=True)
-    options = record["options"]
-    for name, usual in SCORELESS.items():
-        if options.get(name) == usual:
-            del options[name]
-    text = json.dumps(record, sort_keys=True, separators=(",", ":"))
+    fingerprint. (Migration 5c1e9a7d3b20 rewrote the fingerprints stored before.)"""
+    text = json.dumps(write_record(game, every_rule=True), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
