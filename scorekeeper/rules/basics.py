@@ -312,6 +312,8 @@ def basics_of(
         anchors.append(basic_anchor("rounding"))
     elif kind == "muggins":
         anchors.append(house_anchor("muggins"))
+    elif kind == "guess":
+        anchors.append(house_anchor("practice"))
     elif kind == "adjust":
         anchors.append(ADJUSTMENTS_ANCHOR)
     if decided:

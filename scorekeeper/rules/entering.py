@@ -16,6 +16,7 @@ from scorekeeper.rules.events import Event, Held, NewHand, Play, Settle
 from scorekeeper.rules.gains import play_points
 from scorekeeper.rules.game import Game
 from scorekeeper.rules.messages import Message, say
+from scorekeeper.rules.practice import hidden_play
 from scorekeeper.rules.tiles import DOUBLE_SIX, Tile, TileSet, parse_tile
 
 _PIPS = re.compile(r"^\d{1,4}$")
@@ -217,3 +218,14 @@ def _dashed_tiles(text: str, tiles: TileSet) -> tuple[Tile, ...]:
     for match in _DASHED.finditer(text):
         found.append(tiles.parse(f"{match.group(1)}-{match.group(2)}"))
     return tuple(found)
+
+
+def shown_game(game: Game) -> Game:
+    """``game`` as the table may see it in practice mode (docs/rules.md 8e): without the play
+    whose count is hidden until the table guesses it (a copy of the game one entry back, for
+    the scores, the log, the sheet and the chart), or ``game`` itself when no count is hidden."""
+    if hidden_play(game) is None:
+        return game
+    shown = game.fork()
+    shown.pop()
+    return shown

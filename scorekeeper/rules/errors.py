@@ -16,6 +16,7 @@ The rule ids, in the order in which they are named when several apply:
 ``pass-boneyard``  a pass while tiles can still be drawn
 ``remaining``      the pips or tiles held at the end of a hand are missing or impossible
 ``call``           a Muggins call or claim the rules do not allow
+``guess``          a guess of a count the rules do not allow (practice mode)
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ RuleId = Literal[
     "pass-boneyard",
     "remaining",
     "call",
+    "guess",
 ]
 """A rule a refusal cites, as docs/rules.md names it."""
 RULE_IDS: tuple[RuleId, ...] = get_args(RuleId)

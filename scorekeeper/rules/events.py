@@ -103,8 +103,18 @@ class Adjust:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Guess:
+    """Practice mode (house rule ``practice``): the table's guess of the count of the play
+    just before, in points as counted (0: no score), credited to seat ``player``, who made
+    that play. It shows the count, with right or wrong; it scores nothing. Not a turn."""
+
+    player: int
+    points: int
+
+
 REASON_LENGTH = 200
 """The most characters an adjustment's reason has (docs/rules.md 8c)."""
 
 
-Event = NewHand | Play | Draw | Pass | Settle | Claim | Adjust
+Event = NewHand | Play | Draw | Pass | Settle | Claim | Adjust | Guess

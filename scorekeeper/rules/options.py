@@ -54,6 +54,7 @@ from scorekeeper.rules.house_rule import (
     shown,
 )
 from scorekeeper.rules.messages import Message, say
+from scorekeeper.rules.practice_rule import PRACTICE
 from scorekeeper.rules.tiles import TILE_SETS, TileSet
 
 Preset = Literal["all-fives", "fives-up", "totally-fives", "sniff"]
@@ -386,6 +387,7 @@ VARIATIONS: tuple[HouseRule, ...] = (
             "Had Bob played or drawn before crying it, the 15 would have been lost."
         ),
     ),
+    PRACTICE,
 )
 """The variations beyond the seeds (pagat, Hoyle, league rules): off in every preset."""
 HOUSE_RULES: tuple[HouseRule, ...] = SEED_RULES + VARIATIONS
@@ -435,6 +437,7 @@ class Rules:
     blocked_tie: BlockedTie = "nobody"
     set: SetName = "double-six"
     muggins: bool = False
+    practice: bool = False
 
     @property
     def tile_set(self) -> TileSet:
@@ -563,6 +566,15 @@ def _target(
 
 def check_combination(rules: Rules, partners: bool) -> None:
     """Refuse house rules that cannot go together (rule ``record``), in plain words."""
+    if rules.practice and rules.muggins:
+        raise MalformedInput(
+            say(
+                "House rule %(rule)s cannot go with %(other)s: a count its player calls "
+                "aloud is not hidden for the table to guess.",
+                rule="practice: yes",
+                other="muggins: yes",
+            )
+        )
     if rules.blocked_tie == "split":
         if partners:
             raise MalformedInput(

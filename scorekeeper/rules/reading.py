@@ -1,5 +1,5 @@
 """Reading one entry of a record's hand: an event (a play, a draw, a pass, a claim, an
-adjustment), or what the players still hold at its end. Only the form is checked here, every
+adjustment, a guess), or what the players still hold at its end. Only the form is checked here, every
 field of it (rule ``record``); whether the entry may stand is the referee's to say when it is
 pushed (:mod:`scorekeeper.rules.record` reads a whole record)."""
 
@@ -16,6 +16,7 @@ from scorekeeper.rules.events import (
     Claim,
     Draw,
     Event,
+    Guess,
     Held,
     LeadWay,
     Pass,
@@ -28,13 +29,14 @@ from scorekeeper.rules.messages import say
 from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import tile
 
-_ACTIONS = ("play", "draw", "pass", "muggins", "adjust")
+_ACTIONS = ("play", "draw", "pass", "muggins", "adjust", "guess")
 _EVENT_FIELDS = {
     "play": ("player", "play", "end", "called", "at"),
     "draw": ("player", "draw", "at"),
     "pass": ("player", "pass", "at"),
     "muggins": ("player", "muggins", "at"),
     "adjust": ("player", "adjust", "reason", "at"),
+    "guess": ("player", "guess", "at"),
 }
 _ACTIONS_TEXT = ", ".join(f'"{action}"' for action in _ACTIONS)
 _EVENT_KEYS = {action: frozenset(fields) for action, fields in _EVENT_FIELDS.items()}
@@ -151,6 +153,20 @@ def _read_muggins(obj: Mapping[str, Any], seat: int, setup: Setup) -> Event:
     return Claim(seat)
 
 
+def _read_guess(obj: Mapping[str, Any], seat: int, setup: Setup) -> Event:
+    """A guess of the count of the play just before (practice mode)."""
+    points = obj["guess"]
+    if not is_whole(points, 0):
+        raise MalformedInput(
+            say(
+                '"guess" is the count the table guessed, in points: 0 (no score) or a '
+                "multiple of 5; not %(given)s.",
+                given=json.dumps(points),
+            )
+        )
+    return Guess(seat, points)
+
+
 def _read_adjust(obj: Mapping[str, Any], seat: int, setup: Setup) -> Event:
     """An adjustment and its reason."""
     points = obj["adjust"]
@@ -179,6 +195,7 @@ _READERS: dict[str, Callable[[Mapping[str, Any], int, Setup], Event]] = {
     "pass": _read_pass,
     "muggins": _read_muggins,
     "adjust": _read_adjust,
+    "guess": _read_guess,
 }
 """How each action of a record's event is read."""
 

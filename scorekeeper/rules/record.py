@@ -24,6 +24,7 @@ from scorekeeper.rules.events import (
     Adjust,
     Claim,
     Draw,
+    Guess,
     NewHand,
     Pass,
     Play,
@@ -35,6 +36,7 @@ from scorekeeper.rules.messages import Message, say
 from scorekeeper.rules.names import name_problem
 from scorekeeper.rules.notes import referee_notes
 from scorekeeper.rules.options import HOUSE_RULES
+from scorekeeper.rules.practice_rule import SCORELESS
 from scorekeeper.rules.reading import (
     lead_by_of,
     parse_event,
@@ -413,20 +415,29 @@ def every_house_rule(setup: Setup) -> dict[str, OptionValue]:
     An export names them all, the preset's defaults too: a record that leaves one out means
     whatever the preset's default is where it is read, and a default may change (Totally
     Fives' ``bonus_in_fives`` did), so a record naming them all keeps its scores anywhere.
-    """
+
+    A house rule that changes no score (``SCORELESS``: practice) is named only when it is
+    not at its usual value: left out, it means the same game, and an export, a club's
+    fingerprint (``write_record(..., every_rule=True)``) and what they were before it
+    existed stay the same."""
     rules = setup.rules
-    return {rule.name: rules.value(rule.name) for rule in HOUSE_RULES}
+    named = {rule.name: rules.value(rule.name) for rule in HOUSE_RULES}
+    return {
+        name: value
+        for name, value in named.items()
+        if name not in SCORELESS or value != SCORELESS[name]
+    }
 
 
 def left_out(setup: Setup) -> list[tuple[str, OptionValue | bool]]:
     """The house rules a record read into ``setup`` did not name, each with the value it
     takes (its preset's default), in the registry's order; then ``partners`` when a game of
-    4 players left that out."""
+    4 players left that out. A house rule that changes no score is not listed (``SCORELESS``)."""
     rules = setup.rules
     missing: list[tuple[str, OptionValue | bool]] = [
         (rule.name, rules.value(rule.name))
         for rule in HOUSE_RULES
-        if rule.name not in setup.options
+        if rule.name not in setup.options and rule.name not in SCORELESS
     ]
     if len(setup.players) == PARTNERS_PLAYERS and setup.partners is None:
         missing.append(("partners", setup.in_partnership))
@@ -475,6 +486,10 @@ def _write_claim(event: Claim, names: tuple[str, ...]) -> dict[str, Any]:
     return {"player": names[event.player], "muggins": True}
 
 
+def _write_guess(event: Guess, names: tuple[str, ...]) -> dict[str, Any]:
+    return {"player": names[event.player], "guess": event.points}
+
+
 def _write_adjust(event: Adjust, names: tuple[str, ...]) -> dict[str, Any]:
     return {"player": names[event.player], "adjust": event.points, "reason": event.reason}
 
@@ -490,6 +505,7 @@ def _write_pass(event: Pass, names: tuple[str, ...]) -> dict[str, Any]:
 _WRITERS: dict[type, Callable[[Any, tuple[str, ...]], dict[str, Any]]] = {
     Play: _write_play,
     Claim: _write_claim,
+    Guess: _write_guess,
     Adjust: _write_adjust,
     Draw: _write_draw,
     Pass: _write_pass,
@@ -556,7 +572,8 @@ def replay_result(game: Game) -> dict[str, Any]:
 
 
 def _replayed_play(game: Game, scored: Scored) -> dict[str, Any]:
-    """A play as the replay output lists it; ``called`` and ``claimed_by`` only under muggins."""
+    """A play as the replay output lists it; ``called`` and ``claimed_by`` only under muggins,
+    ``guessed`` only in practice mode."""
     play: dict[str, Any] = {
         "player": game.players[scored.player],
         "tile": str(scored.tile),
@@ -568,6 +585,8 @@ def _replayed_play(game: Game, scored: Scored) -> dict[str, Any]:
         play["called"] = scored.called
     if scored.claimed_by is not None:
         play["claimed_by"] = game.players[scored.claimed_by]
+    if game.rules.practice:
+        play["guessed"] = scored.guessed
     return play
 
 

@@ -64,6 +64,7 @@ RULE_TITLES: dict[str, Message] = {
     "pass-boneyard": say("Passing"),
     "remaining": say("What is left at the end"),
     "call": say("Calling the count"),
+    "guess": say("Guessing the count"),
 }
 
 RULE_TEXTS: dict[str, Message] = {
@@ -127,6 +128,12 @@ RULE_TEXTS: dict[str, Message] = {
         "short may be claimed once, by an opponent, directly after the play and before any "
         "other entry; after that it is lost."
     ),
+    "guess": say(
+        "With house rule practice, each play's count is hidden until the table guesses it: "
+        "one guess, directly after the play and before any other entry, of 0 (no score) or "
+        "a multiple of 5 the open ends could make. After the next entry the count is shown "
+        "and the play counts as not guessed."
+    ),
 }
 
 
@@ -175,6 +182,7 @@ def linked_titles() -> dict[str, Text]:
         for basic in (*BASIC_RULES, *SETTLEMENT_RULES.values(), WINNING_RULE)
     }
     titles[house_anchor("muggins")] = HOUSE_RULES_BY_NAME["muggins"].title
+    titles[house_anchor("practice")] = HOUSE_RULES_BY_NAME["practice"].title
     titles[ADJUSTMENTS_ANCHOR] = ADJUSTMENTS_TITLE
     return titles
 

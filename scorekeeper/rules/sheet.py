@@ -19,6 +19,7 @@ from scorekeeper.rules.gains import Voided
 from scorekeeper.rules.game import Game, Hand, HandResult
 from scorekeeper.rules.messages import Message, say, say_n
 from scorekeeper.rules.options import HOUSE_RULES, PRESET_NAMES, Preset, default_partners
+from scorekeeper.rules.practice import guesses
 from scorekeeper.rules.rulebook import Text, in_force_words
 
 
@@ -136,6 +137,9 @@ class Sheet:
     rows: tuple[SheetRow, ...]
     scores: tuple[int, ...]
     winner: int | None
+    guesses: tuple[tuple[str, int, int], ...] = ()
+    """Practice mode (docs/rules.md 8e): each player's name, counts guessed right and plays,
+    in seat order; empty without the house rule."""
 
     @property
     def winner_name(self) -> str | None:
@@ -311,7 +315,8 @@ def score_sheet(
     rows = first_rows + tuple(
         sheet_row(game, hand, game.scores_after(hand)) for hand in game.hands[len(first_rows) :]
     )
-    return Sheet(_header(game, played_on), rows, tuple(game.scores), game.winner)
+    guessed = tuple((game.players[g.seat], g.right, g.plays) for g in guesses(game))
+    return Sheet(_header(game, played_on), rows, tuple(game.scores), game.winner, guessed)
 
 
 # -- the tally -------------------------------------------------------------------------------

@@ -52,6 +52,9 @@ class Scored:
     """What the claim scored its side, in the game's units (after get_in, exact_target)."""
     claim_voided: Voided | None = None
     """Why a claim scored nothing (get_in, exact_target), or None."""
+    guessed: int | None = None
+    """With house rule practice: the points the table guessed its count to be, or None
+    while it is not guessed."""
 
 
 MoveKind = Literal["play", "claim", "adjust"]

@@ -19,7 +19,8 @@ from flask import Blueprint, Flask, Response, render_template, request, url_for
 
 from scorekeeper.rules import Draw, Event, Game, Hand, NewHand, Pass, Play, Settle
 from scorekeeper.rules.basics import basics_of, refusal_anchor
-from scorekeeper.rules.events import Adjust, Claim
+from scorekeeper.rules.entering import shown_game
+from scorekeeper.rules.events import Adjust, Claim, Guess
 from scorekeeper.rules.explain import Explanation, explain_all, explain_hand, hand_spans
 from scorekeeper.rules.messages import Message
 from scorekeeper.rules.notes import Note, referee_notes
@@ -179,6 +180,10 @@ def undone_summary(game: Game, event: Event) -> str:
         return _("%(player)s to lead the next hand", player=name(event.leader))
     if isinstance(event, Claim):
         return _("%(player)s's Muggins!", player=name(event.player))
+    if isinstance(event, Guess):
+        return _(
+            "%(player)s's count guessed %(points)s", player=name(event.player), points=event.points
+        )
     if isinstance(event, Adjust):
         return _(
             "Adjusted: %(player)s %(points)s (%(reason)s)",
@@ -349,7 +354,8 @@ def log(door: str, key: str) -> str | tuple[str, int]:
     is explained alone, so a page costs one hand however long the game has run.
     """
     loaded = load_or_404(key, door)
-    game = loaded.game
+    # Practice mode: a count the table has not guessed yet is not in the log until it is.
+    game = shown_game(loaded.game)
     opened = request.args.get("open", type=int)
     asked = request.args.get("hand")
     spans = hand_spans(game)
@@ -482,8 +488,9 @@ _SHEET_ROWS: Derived[Hand, tuple[SheetRow, ...]] = Derived(SHEET_ROWS_KEPT)
 
 
 def _score_sheet(loaded: Loaded) -> Sheet:
-    """The game's score sheet, its finished hands' rows made once, as each hand ends."""
-    game = loaded.game
+    """The game's score sheet, its finished hands' rows made once, as each hand ends (in
+    practice mode without a play whose count is hidden)."""
+    game = shown_game(loaded.game)
 
     def add(rows: tuple[SheetRow, ...], hand: Hand) -> tuple[SheetRow, ...]:
         return (*rows, sheet_row(game, hand, game.scores_after(hand)))
@@ -522,7 +529,7 @@ def sheet(door: str, key: str) -> str | tuple[str, int]:
             started_at=loaded.row.created_at,
             sheet=paper,
             tallies=tallies,
-            game=loaded.game,
+            game=shown_game(loaded.game),
             sheet_lang=code,
             entered=_adjustment_times(loaded, paper),
         )

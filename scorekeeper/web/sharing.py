@@ -31,7 +31,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.rules import Game, MalformedInput, Play, Tile, parse_tile
-from scorekeeper.rules.events import Adjust, Claim
+from scorekeeper.rules.events import Adjust, Claim, Guess
 from scorekeeper.rules.explain import Explanation, explain
 from scorekeeper.rules.tiles import stored_tile
 from scorekeeper.web import languages, network, rendered
@@ -128,14 +128,15 @@ def share_panel(door: Door) -> SharePanel:
 def board_news(game: Game) -> Explanation | None:
     """What the board says of the last entry beyond the last play, in the log's words: a
     count called short ("Bob called 10: no score, Muggins! is open"), a Muggins! claim ("Bob
-    called 10, the count was 15: Ann's Muggins! +15") or an adjustment ("Adjusted: Bob -10
-    (drew while able to play)"); None after anything else."""
+    called 10, the count was 15: Ann's Muggins! +15"), an adjustment ("Adjusted: Bob -10
+    (drew while able to play)") or a guess of a hidden count (practice mode); None after
+    anything else."""
     if not game.events:
         return None
     last = game.events[-1]
     hand = game.hand
     missed = isinstance(last, Play) and hand is not None and bool(hand.plays[-1].missed)
-    if not (missed or isinstance(last, (Claim, Adjust))):
+    if not (missed or isinstance(last, (Claim, Adjust, Guess))):
         return None
     return explain(game, len(game.events) - 1)
 

@@ -4,7 +4,8 @@
 // - Focus: when this page's own entry (an htmx request from #table) was made with the
 //   keyboard, the new table's next control takes the focus, without scrolling the page: the
 //   end button the server marked autofocus, else the settlement's first field, the lead
-//   button, the first tile that fits, or Rematch. An entry made by a finger or a pointer
+//   button, the first guess of a hidden count (house rule practice), the first tile that
+//   fits, or Rematch. An entry made by a finger or a pointer
 //   leaves the focus alone (on a phone a focused field would open the on-screen keyboard).
 // - Typing, outside a text field (the keys are on the buttons' aria-keyshortcuts):
 //   two digits within a second pick the tile with those two numbers ("6" then "4": 6-4, in
@@ -44,6 +45,7 @@
       table.querySelector("[autofocus]") ||
       table.querySelector(".settle-form input[data-held-field]") ||
       table.querySelector(".lead-form button.primary") ||
+      table.querySelector(".guess-choices button") ||
       table.querySelector(".picker button.tile-button.fits:not([disabled])") ||
       table.querySelector(".picker button.tile-button:not([disabled])") ||
       table.querySelector(".pick-choice button") ||

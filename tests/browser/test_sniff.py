@@ -1,6 +1,6 @@
 """A Sniff hand played through the phone screens (docs/rules.md sections 6 and 8d): pagat's
 example, 4-4, 6-4, 1-4, counts the spinner's empty ends and scores 15; the hand goes on to
-Ann's domino and she collects Bob's pips in points. Upright, on its side, and without
+Ann's domino and she collects Bob's pips in points. Upright and on its side, with and without
 JavaScript; every tap is on a control already on the screen."""
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ SCREENS = {
     "upright": PORTRAIT,
     "on its side": LANDSCAPE,
     "without JavaScript": {**PORTRAIT, "java_script_enabled": False},
+    "on its side without JavaScript": {**LANDSCAPE, "java_script_enabled": False},
 }
 
 

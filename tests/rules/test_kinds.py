@@ -8,7 +8,17 @@ from typing import get_args
 import pytest
 
 from scorekeeper.rules import Setup
-from scorekeeper.rules.events import Adjust, Claim, Draw, Event, NewHand, Pass, Play, Settle
+from scorekeeper.rules.events import (
+    Adjust,
+    Claim,
+    Draw,
+    Event,
+    Guess,
+    NewHand,
+    Pass,
+    Play,
+    Settle,
+)
 from scorekeeper.rules.explain import TELLING
 from scorekeeper.rules.reading import parse_event
 from scorekeeper.rules.record import _WRITERS
@@ -24,6 +34,7 @@ ONE_OF_EACH: dict[type, Event] = {
     Settle: Settle({0: 0, 1: 12, 2: (Tile(6, 6), Tile(1, 0))}),
     Claim: Claim(1),
     Adjust: Adjust(2, -10, "drew while able to play"),
+    Guess: Guess(2, 15),
 }
 """An entry of every kind, each field away from its default."""
 

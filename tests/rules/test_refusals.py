@@ -89,6 +89,7 @@ def test_every_rule_id_is_listed_in_precedence_order() -> None:
         "pass-boneyard",
         "remaining",
         "call",
+        "guess",
     )
 
 

@@ -108,6 +108,7 @@ def test_refusals_on_the_table_link_to_a_paragraph_of_the_games_rules(client: Fl
         "hand_blocked_fewest_collects",
         "hand_totally_fives_collects_in_fives",
         "hand_muggins_claim",
+        "hand_practice_guesses",
         "hand_adjust_before_settlement",
         "hand_immediate_win",
         "hand_seven_five_two_hands",

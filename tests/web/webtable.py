@@ -12,6 +12,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.rules.game import Setup
 from scorekeeper.rules.options import HOUSE_RULES
+from scorekeeper.rules.practice_rule import SCORELESS
 from tests.web.webforms import form_for
 
 LEGAL = {
@@ -56,13 +57,20 @@ def without_times(record: dict[str, Any]) -> dict[str, Any]:
 
 def as_exported(record: dict[str, Any]) -> dict[str, Any]:
     """``record`` as an export writes it: the preset named, every house rule named (those
-    the record leaves out with its preset's value, read from the registry) and, with 4
+    the record leaves out with its preset's value, read from the registry; practice only
+    when it is on) and, with 4
     players, ``partners``. Yes/no options the record spells as JSON booleans are words."""
     preset = record.get("preset", "all-fives")
     players = record["players"]
     setup = Setup.create(players, preset, record.get("options", {}), record.get("partners"))
     written: dict[str, Any] = {"format": record["format"], "preset": preset}
-    written["options"] = {rule.name: setup.rules.value(rule.name) for rule in HOUSE_RULES}
+    rules = setup.rules
+    # A house rule that changes no score (practice) is named only when it is on.
+    written["options"] = {
+        rule.name: rules.value(rule.name)
+        for rule in HOUSE_RULES
+        if rule.name not in SCORELESS or rules.value(rule.name) != SCORELESS[rule.name]
+    }
     written["players"] = players
     if len(players) == 4:
         written["partners"] = setup.in_partnership

@@ -29,12 +29,13 @@ from scorekeeper.rules.events import (
     Claim,
     Draw,
     Event,
+    Guess,
     NewHand,
     Pass,
     Play,
     Settle,
 )
-from scorekeeper.rules.explain import adjust, claim, draw, lead, play, settle
+from scorekeeper.rules.explain import adjust, claim, draw, guess, lead, play, settle
 from scorekeeper.rules.explain.phrases import (
     Before,
     Told,
@@ -57,7 +58,7 @@ __all__ = [
     "settled_lines",
 ]
 
-EventKind = Literal["new-hand", "play", "draw", "pass", "settle", "muggins", "adjust"]
+EventKind = Literal["new-hand", "play", "draw", "pass", "settle", "muggins", "adjust", "guess"]
 """An event's kind as the log shows it (its ``data-kind``)."""
 
 
@@ -197,6 +198,7 @@ TELLING: dict[type, _Telling] = {
     Settle: _Telling("settle", False, settle.tell),
     Claim: _Telling("muggins", True, claim.tell),
     Adjust: _Telling("adjust", True, adjust.tell),
+    Guess: _Telling("guess", True, guess.tell),
 }
 """The explanation of each kind of entry, by the entry's type (as the referee's rooms are)."""
 

@@ -26,11 +26,21 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from scorekeeper.rules.events import Adjust, Claim, Draw, Event, NewHand, Pass, Play, Settle
-from scorekeeper.rules.rooms import adjust, claim, draw, lead, play, settle
+from scorekeeper.rules.events import (
+    Adjust,
+    Claim,
+    Draw,
+    Event,
+    Guess,
+    NewHand,
+    Pass,
+    Play,
+    Settle,
+)
+from scorekeeper.rules.rooms import adjust, claim, draw, guess, lead, play, settle
 from scorekeeper.rules.state import GameState
 
-StoredKind = Literal["play", "draw", "pass", "new_hand", "settle", "muggins", "adjust"]
+StoredKind = Literal["play", "draw", "pass", "new_hand", "settle", "muggins", "adjust", "guess"]
 """An event's kind as the event table stores it: fixed, since stored rows never change."""
 
 
@@ -56,6 +66,7 @@ KINDS: tuple[Kind, ...] = (
     Kind(Settle, "settle", settle.enter, settle.store, settle.restore),
     Kind(Claim, "muggins", claim.enter, claim.store, claim.restore),
     Kind(Adjust, "adjust", adjust.enter, adjust.store, adjust.restore),
+    Kind(Guess, "guess", guess.enter, guess.store, guess.restore),
 )
 """Every kind of entry, a row each."""
 

@@ -13,6 +13,7 @@ from scorekeeper.rules import (
     Draw,
     Event,
     Game,
+    Guess,
     NewHand,
     Pass,
     Play,
@@ -90,9 +91,10 @@ class CallView:
         return self.called < self.points
 
 
-Where = Literal["picker", "actions", "settle", "lead", "undo", "call"]
+Where = Literal["picker", "actions", "settle", "lead", "undo", "call", "guess"]
 """The controls a refusal is shown beside: the tile picker, draw and pass, the settlement form,
-the leader's form, undo and redo, the call and the Muggins! buttons."""
+the leader's form, undo and redo, the call and the Muggins! buttons, the guesses of a hidden
+count (practice mode)."""
 
 NoticeKind = Literal["info", "stale", "refused"]
 """How a notice above the table looks: news, the page was out of date, or a refusal."""
@@ -152,6 +154,8 @@ def undo_label(game: Game) -> str | None:
         return _("the settlement of hand %(number)s", number=hand.number)
     if isinstance(event, Claim):
         return _("%(player)s's Muggins!", player=game.players[event.player])
+    if isinstance(event, Guess):
+        return _("the guess of %(player)s's count", player=game.players[event.player])
     if isinstance(event, Adjust):
         # Short: the undo button's label has room for a few words on a phone.
         return _("%(side)s's adjustment", side=game.sides[game.side_of(event.player)])

@@ -1,5 +1,6 @@
-"""The table and its nine entries: play, turn the lead, draw, pass, undo, redo, settle, and
-choose who leads (a seat, by lot, or by the draw for the lead)."""
+"""The table and its entries: play, turn the lead, draw, pass, undo, redo, settle, choose who
+leads (a seat, by lot, or by the draw for the lead), and the house rules' call, Muggins! and
+guess of a hidden count."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from scorekeeper.rules import (
     Draw,
     Event,
     Game,
+    Guess,
     Held,
     LeadWay,
     MalformedInput,
@@ -52,6 +54,7 @@ from scorekeeper.web.table.forms import (
     CallForm,
     ClaimForm,
     EntryForm,
+    GuessForm,
     LeadForm,
     PlayForm,
     SettleForm,
@@ -189,6 +192,23 @@ def muggins(key: str) -> Answer:
     claimant = form.claimant.data
     assert claimant is not None
     return commit(loaded, form.seen, [Claim(claimant)], "call")
+
+
+@bp.post("/games/<key:key>/guess")
+@route(entry=True, changes_game=True)
+def guess(key: str) -> Answer:
+    """Practice mode: the table's guess of the last play's hidden count, for its player. The
+    referee refuses a guess when no count is hidden (the rule off, guessed already, another
+    entry since: a stale page is answered as stale before that)."""
+    loaded = load_table(key)
+    form = GuessForm()
+    if not form.validate():
+        return incomplete(loaded)
+    points = form.guess.data
+    assert points is not None
+    hand = loaded.game.hand
+    seat = hand.plays[-1].player if hand is not None and hand.plays else 0
+    return commit(loaded, form.seen, [Guess(seat, points)], "guess")
 
 
 def _by_player_to_play(key: str, event: Callable[[int], Event]) -> Answer:

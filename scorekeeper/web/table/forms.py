@@ -112,6 +112,13 @@ class CallForm(EntryForm):
     called = IntegerField("called", validators=[InputRequired(), NumberRange(min=0, max=999)])
 
 
+class GuessForm(EntryForm):
+    """Practice mode (house rule practice): the table's guess of the hidden count, in points
+    (0: no score). Any whole number gets to the referee, which says why one is refused."""
+
+    guess = IntegerField("guess", validators=[InputRequired(), NumberRange(min=0, max=9999)])
+
+
 class ClaimForm(EntryForm):
     """ "Muggins!": the seat that claims the count the last play's player called short."""
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorekeeper.rules import Adjust, Claim, Game, Hand, Play, Settle
+from scorekeeper.rules import Adjust, Claim, Game, Guess, Hand, Play, Settle
 from scorekeeper.rules.entering import undo_steps
+from scorekeeper.rules.practice import guessed_right, hidden_play
 from scorekeeper.rules.wording import signed
 from scorekeeper.web import languages
 from scorekeeper.web.bounded import Derived
@@ -68,10 +69,15 @@ class LastScore:
 
     what: str
     changes: tuple[tuple[str, int], ...]
+    hidden: bool = False
+    """A play whose count is hidden until the table guesses it (practice mode): what it
+    scored is not said either."""
 
     @property
     def text(self) -> str:
-        """The flash: "+15 Ann", "-5 Ann, -15 Bob" or "no score"."""
+        """The flash: "+15 Ann", "-5 Ann, -15 Bob", "no score", or "count hidden"."""
+        if self.hidden:
+            return _("count hidden")
         scored = ", ".join(f"{signed(points)} {side}" for side, points in self.changes)
         return scored or _("no score")
 
@@ -102,6 +108,22 @@ def last_score(game: Game) -> LastScore | None:
                 called=scored.called or 0,
                 points=scored.missed,
             )
+        if hidden_play(game) is not None:  # practice mode: not a word of it until guessed
+            return LastScore(what, (), hidden=True)
+        side = game.sides[game.side_of(scored.player)]
+        return LastScore(what, ((side, scored.points),) if scored.points else ())
+    if isinstance(event, Guess):
+        # The guess shows the count, and with it what the play scored.
+        scored = hand.plays[-1]
+        facts = {
+            "player": game.players[scored.player],
+            "guessed": event.points,
+            "count": scored.count,
+        }
+        if guessed_right(scored):
+            what = _("%(player)s's count guessed %(guessed)s: right", **facts)
+        else:
+            what = _("%(player)s's count guessed %(guessed)s: wrong, it was %(count)s", **facts)
         side = game.sides[game.side_of(scored.player)]
         return LastScore(what, ((side, scored.points),) if scored.points else ())
     if isinstance(event, Claim):

@@ -13,7 +13,13 @@ from functools import cached_property
 from typing import Any
 
 from scorekeeper.rules import ALL_TILES, Claim, Game, Hand, Phase, Play, Settle, Tile
-from scorekeeper.rules.entering import CannotTurn, call_choices, turnable_lead, undo_steps
+from scorekeeper.rules.entering import (
+    CannotTurn,
+    call_choices,
+    shown_game,
+    turnable_lead,
+    undo_steps,
+)
 from scorekeeper.rules.explain import count_line
 from scorekeeper.rules.gains import play_points
 from scorekeeper.rules.messages import Message
@@ -38,6 +44,12 @@ from scorekeeper.web.table.controls import (
     describe_play,
     redo_label,
     undo_label,
+)
+from scorekeeper.web.table.practice import (
+    Guessed,
+    GuessRow,
+    guess_row,
+    just_guessed,
 )
 from scorekeeper.web.table.scoreboard import (
     HandSummary,
@@ -110,7 +122,8 @@ class TableView(EndOfHand):
         }
         # The call strip shows only while the last play's call or claim is the last entry.
         call: tuple[Where, ...] = ("call",) if self.call is not None else ()
-        return (*places.get(self.phase, ()), *call, "undo")
+        guess: tuple[Where, ...] = ("guess",) if self.guess is not None else ()
+        return (*places.get(self.phase, ()), *call, *guess, "undo")
 
     # -- the scoreboard -------------------------------------------------------------------
 
@@ -131,9 +144,35 @@ class TableView(EndOfHand):
         return self.game.hand
 
     @cached_property
+    def shown(self) -> Game:
+        """The game as the table may see its scores: without the play whose count is hidden
+        until the table guesses it (practice mode), else the game itself."""
+        return shown_game(self.game)
+
+    @cached_property
+    def guess(self) -> GuessRow | None:
+        """Practice mode: the row of guesses while the last play's count is hidden."""
+        return guess_row(self.game, self.editable)
+
+    @cached_property
+    def guessed(self) -> Guessed | None:
+        """Practice mode: the guess just made of the last play's count, right or wrong."""
+        return just_guessed(self.game)
+
+    @property
+    def shown_count(self) -> int | None:
+        """The count of the open ends, None while it is hidden (practice mode)."""
+        hand = self.hand
+        if hand is None or self.guess is not None:
+            return None
+        return hand.layout.count()
+
+    @cached_property
     def sides(self) -> list[SideView]:
-        """Each side with its score and players, in seat order."""
+        """Each side with its score and players, in seat order (the scores without a play
+        whose count is hidden)."""
         game, hand = self.game, self.game.hand
+        scores = self.shown.scores
         turn = hand.turn if hand is not None and self.phase == "play" else None
         views = []
         for index, name in enumerate(game.sides):
@@ -151,7 +190,7 @@ class TableView(EndOfHand):
                 SideView(
                     index,
                     name,
-                    game.scores[index],
+                    scores[index],
                     seats,
                     any(s.to_play for s in seats),
                     game.winner == index,
@@ -304,7 +343,7 @@ class TableView(EndOfHand):
     def last_play_line(self) -> str | None:
         """The count after the last play, end by end, and what it scored: "W 3 + E 12 = 15: Ann +15"."""
         hand = self.hand
-        if hand is None or not hand.plays or self.phase == "lead":
+        if hand is None or not hand.plays or self.phase == "lead" or self.guess is not None:
             return None
         return count_line(self.game, hand)
 
@@ -438,24 +477,26 @@ class TableView(EndOfHand):
 
     @property
     def has_score_chart(self) -> bool:
-        """Whether the game has a chart to draw (a tile is down), without drawing it."""
-        return has_chart(self.game)
+        """Whether the game has a chart to draw (a tile is down), without drawing it; not while
+        a count is hidden (practice mode), whose points the chart would show."""
+        return has_chart(self.game) and self.guess is None
 
     @cached_property
     def cribbage(self) -> Board:
         """The scores as a cribbage board (pegs at each side's score and previous score)."""
-        return cribbage_board(self.game)
+        return cribbage_board(self.shown)
 
     @cached_property
     def hand_summaries(self) -> tuple[HandSummary, ...]:
         """One summary row per hand."""
-        return hand_summaries(self.game)
+        return hand_summaries(self.shown)
 
     @property
     def hand_tally(self) -> list[tuple[str, int]]:
         """Each side and the points it has made in the current hand so far: by plays and
         claims, and adjustments agreed at the table."""
-        hand, game = self.hand, self.game
+        game = self.shown
+        hand = game.hand
         if hand is None or self.phase == "lead":
             return [(side, 0) for side in game.sides]
         made = zip(game.play_points(hand), game.adjusted(hand), strict=True)
@@ -465,7 +506,7 @@ class TableView(EndOfHand):
     def last_points(self) -> int | None:
         """What the last play of the current hand scored (None before the lead)."""
         hand = self.hand
-        if hand is None or not hand.plays or self.phase == "lead":
+        if hand is None or not hand.plays or self.phase == "lead" or self.guess is not None:
             return None
         return hand.plays[-1].points
 
