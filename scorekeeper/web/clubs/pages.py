@@ -40,7 +40,13 @@ from scorekeeper.rules.standings import (
 )
 from scorekeeper.web import languages
 from scorekeeper.web.clubs import exports
-from scorekeeper.web.clubs.batch import BatchProblem, read_batch
+from scorekeeper.web.clubs.batch import (
+    BatchProblem,
+    hold,
+    left_out_groups,
+    read_batch,
+    unhold,
+)
 from scorekeeper.web.clubs.forms import (
     AddPlayerForm,
     BatchImportForm,
@@ -249,8 +255,18 @@ def import_games(key: str) -> Answer:
     data: bytes = upload.read() if upload else b""
     if not data.strip():
         data = (form.text.data or "").encode("utf-8", "surrogatepass")
+    confirmed = bool(form.held.data)
     try:
+        if confirmed:
+            data = unhold(form.held.data or "", IMPORT_BODY)
         batch = read_batch(data)
+        # House rules a record leaves out take its preset's values today, which may not be
+        # the ones it was played by (an old export): they are listed, nothing stored, until
+        # the table confirms them, as a single game's import does.
+        groups = left_out_groups(batch)
+        if groups and not confirmed:
+            held = hold(data)
+            return render_template("clubs/import.html", left_out=groups, held=held, **context), 200
         imported = clubs.import_games(
             door.club, [timed for _where, timed in batch.games], batch.roster, batch.defaults
         )
