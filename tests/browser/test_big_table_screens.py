@@ -116,6 +116,22 @@ def test_the_settled_card_of_a_big_table_is_read_whole(
         assert not outside_screen(lead), outside_screen(lead)
 
 
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("language", ["en", "sv", "fil"])
+@pytest.mark.parametrize("result", ["domino", "blocked"])
+def test_the_settled_card_of_eight_is_read_whole_in_each_language(
+    live_server: LiveServer, page_with: Any, screen: str, language: str, result: str
+) -> None:
+    """Filipino's and Svenska's longer words too: every line of the card of eight on the
+    screen, no word broken, nothing scrolled inside it."""
+    setup, game = ending(8, result)
+    page = page_with(**SCREENS[screen])
+    page.goto(f"{live_server.url}/language/{language}?next=/")
+    settle_by_totals(live_server, page, setup, game)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    assert card_problems(page) == []
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_settled_card_names_the_side_each_deduction_comes_off(
     live_server: LiveServer, page_with: Any, players: int
