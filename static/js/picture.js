@@ -75,7 +75,60 @@
   // scale is the SVG's drawn width over its viewBox's (its proportions are kept).
   const END_NUMBER_PX = 16;
 
+  // Nor are the tiles drawn smaller than a tile 16 px wide (a half 16 px square, twelve pips
+  // told apart). A table's picture is scaled to the room the screen leaves it; late in a hand
+  // of 6 to 8 players on a double-twelve set (65 tiles in a 336x103 px box upright) that was
+  // a tile 3 px wide, and at 200 % text with a notice and the call row showing, a picture of
+  // a few tiles shrank likewise. Below the floor the picture keeps it and scrolls inside its
+  // box, which is marked as scrolling (screen.css, .layout[data-scrolls]) and shows the open
+  // ends first: the next entry's controls keep their place under the thumb, and the tiles
+  // stay readable. A larger arrangement for big tables (more rows) was weighed and left: the
+  // phone's room, not the arrangement, is short (65 tiles at 16 px take 33,000 px^2, about
+  // the whole box), so any arrangement readable on a phone scrolls.
+  const TILE_PX = 16;
+  const TILE_UNITS = 50; // a tile's width in SVG units (scorekeeper/web/drawing/picture.py)
+
+  function keepReadable(svg) {
+    const box = svg.closest(".screen--fit .layout");
+    const view = svg.viewBox && svg.viewBox.baseVal;
+    if (!box || !view || !view.width || !view.height) return;
+    svg.style.removeProperty("width");
+    svg.style.removeProperty("height");
+    const room = box.getBoundingClientRect();
+    if (!room.width || !room.height) return;
+    const fits = Math.min(room.width / view.width, room.height / view.height);
+    if (fits * TILE_UNITS >= TILE_PX) {
+      if (box.hasAttribute("data-scrolls")) {
+        box.removeAttribute("data-scrolls");
+        box.removeAttribute("tabindex");
+      }
+      return;
+    }
+    const scale = TILE_PX / TILE_UNITS;
+    svg.style.width = view.width * scale + "px";
+    svg.style.height = view.height * scale + "px";
+    box.setAttribute("data-scrolls", "");
+    // A box that scrolls is reached by the keyboard too (its arrows scroll it).
+    box.tabIndex = 0;
+    // The open ends first: the middle of those the picked tile fits, else of them all.
+    let ends = svg.querySelectorAll(".end-marker--fits .end-marker__ring");
+    if (!ends.length) ends = svg.querySelectorAll(".end-marker__ring");
+    if (!ends.length) return;
+    let x = 0;
+    let y = 0;
+    ends.forEach(function (ring) {
+      x += (Number(ring.getAttribute("cx")) - view.x) * scale;
+      y += (Number(ring.getAttribute("cy")) - view.y) * scale;
+    });
+    const picture = svg.getBoundingClientRect();
+    const left = picture.left - room.left + box.scrollLeft + x / ends.length;
+    const top = picture.top - room.top + box.scrollTop + y / ends.length;
+    box.scrollLeft = left - room.width / 2;
+    box.scrollTop = top - room.height / 2;
+  }
+
   function enlarge(svg) {
+    keepReadable(svg);
     const view = svg.viewBox && svg.viewBox.baseVal;
     const box = svg.getBoundingClientRect();
     if (!view || !view.width || !view.height || !box.width) return;
@@ -105,8 +158,23 @@
     document.querySelectorAll(".table-picture__svg").forEach(enlarge);
   }
 
+  // The picture's room changes without a swap too (a notice arriving above it, the call row,
+  // the text size): its tiles are kept readable as it does.
+  const resized =
+    typeof ResizeObserver === "function"
+      ? new ResizeObserver(function (entries) {
+          entries.forEach(function (entry) {
+            const svg = entry.target.querySelector(".table-picture__svg");
+            if (svg) enlarge(svg);
+          });
+        })
+      : null;
+
   function layAll() {
     enlargeAll();
+    if (resized) document.querySelectorAll(".screen--fit .layout").forEach(function (box) {
+      resized.observe(box);
+    });
     document.querySelectorAll(".table-picture__targets[hidden]").forEach(lay);
   }
 

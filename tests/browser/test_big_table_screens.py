@@ -332,8 +332,10 @@ def test_the_names_on_the_chart_of_eight_stand_apart(
 def test_the_ends_numbers_are_read_late_in_a_hand(
     live_server: LiveServer, page_with: Any, screen: str, players: int
 ) -> None:
-    """The layout late in a hand of 6 or 8 is drawn small to fit the phone; the number of each
-    open end is still drawn at 16 px or more, and the next entry's controls stay on screen."""
+    """The layout late in a hand of 6 or 8 would be drawn small to fit the phone (tiles 3 px
+    wide upright): its tiles are drawn 16 px wide or more and the picture scrolls inside its
+    box, marked so; the number of each open end is drawn at 16 px or more, and the next
+    entry's controls stay on screen."""
     setup, game = ending(players, "blocked")
     plays = [i for i, event in enumerate(game.events) if type(event).__name__ == "Play"]
     page = page_with(**SCREENS[screen])
@@ -347,5 +349,28 @@ def test_the_ends_numbers_are_read_late_in_a_hand(
             e.getScreenCTM().a * parseFloat(e.getAttribute('font-size'))])"""
     )
     assert sizes and all(size >= 16 - 0.01 for _, size in sizes), sizes
-    for part in ("#table .layout svg", ".pick-ends button[data-end]", "#table .actions button"):
+    assert tile_widths(page) >= 16 - 0.01
+    layout = page.locator("#table .layout")
+    expect(layout).to_have_attribute("data-scrolls", "")
+    assert layout.evaluate("e => e.scrollHeight > e.clientHeight || e.scrollWidth > e.clientWidth")
+    # The open ends in view in the box (its middle), each end's number whole in it.
+    rings = layout.locator(".end-marker__ring")
+    box = layout.bounding_box()
+    assert box is not None
+    shown = [r.bounding_box() for r in rings.all()]
+    assert any(
+        ring is not None
+        and ring["x"] >= box["x"] - 0.5
+        and ring["x"] + ring["width"] <= box["x"] + box["width"] + 0.5
+        and ring["y"] >= box["y"] - 0.5
+        and ring["y"] + ring["height"] <= box["y"] + box["height"] + 0.5
+        for ring in shown
+    ), (box, shown)
+    for part in ("#table .layout", ".pick-ends button[data-end]", "#table .actions button"):
         assert not outside_screen(page.locator(part)), (part, outside_screen(page.locator(part)))
+
+
+def tile_widths(page: Page) -> float:
+    """How wide the table's picture draws a tile (its short side), in CSS px."""
+    width: float = page.locator("#table .layout svg").evaluate("svg => svg.getScreenCTM().a * 50")
+    return width
