@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from scorekeeper.rules import Game, Settle, Setup
 from scorekeeper.rules.simulate import play_game, play_hand
 from tests.browser.browsing import TablePage, seed_game, tap, word_problems
+from tests.browser.checks import axe_violations, explain
 from tests.browser.test_big_tables import EIGHT, SCREENS, SETTLED, outside_screen, pips
 from tests.rules.helpers import duo_domino, game_of
 from tests.support.chromium import PORTRAIT, open_and_settle
@@ -130,6 +131,8 @@ def test_the_settled_card_of_eight_is_read_whole_in_each_language(
     settle_by_totals(live_server, page, setup, game)
     expect(page.locator("html")).to_have_attribute("lang", language)
     assert card_problems(page) == []
+    violations = axe_violations(page)
+    assert violations == [], explain(violations)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -368,6 +371,8 @@ def test_the_ends_numbers_are_read_late_in_a_hand(
     ), (box, shown)
     for part in ("#table .layout", ".pick-ends button[data-end]", "#table .actions button"):
         assert not outside_screen(page.locator(part)), (part, outside_screen(page.locator(part)))
+    violations = axe_violations(page)
+    assert violations == [], explain(violations)
 
 
 def tile_widths(page: Page) -> float:

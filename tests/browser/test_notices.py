@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import NewHand, Play, Setup, tile
 from tests.browser.browsing import TablePage, seed_game, word_problems
+from tests.browser.checks import axe_violations, explain
 from tests.support.chromium import LANDSCAPE, PORTRAIT, open_and_settle
 from tests.support.server import LiveServer
 
@@ -132,6 +133,8 @@ def test_not_saved_shows_whole(
     news = page.locator(".stage > .news")
     assert word_problems(page, within="[data-not-saved]") == []
     assert news.evaluate("e => e.scrollHeight <= e.clientHeight + 1"), "the notice scrolls"
+    violations = axe_violations(page)
+    assert violations == [], explain(violations)
     # A second tap, not sent: its line too.
     table.tap(table.tile("5-0"))
     held = page.locator("[data-not-saved] [data-not-sent]")
