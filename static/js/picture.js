@@ -75,8 +75,9 @@
   // scale is the SVG's drawn width over its viewBox's (its proportions are kept).
   const END_NUMBER_PX = 16;
 
-  // Nor are the tiles drawn smaller than a tile 16 px wide (a half 16 px square, twelve pips
-  // told apart). A table's picture is scaled to the room the screen leaves it; late in a hand
+  // Nor are the tiles drawn smaller than they can be read: a tile 12 px wide while no half on
+  // the table shows more than six pips (a half 12 px square), 16 px once one shows seven to
+  // twelve (a larger set's), both grown with the reader's text size. A table's picture is scaled to the room the screen leaves it; late in a hand
   // of 6 to 8 players on a double-twelve set (65 tiles in a 336x103 px box upright) that was
   // a tile 3 px wide, and at 200 % text with a notice and the call row showing, a picture of
   // a few tiles shrank likewise. Below the floor the picture keeps it and scrolls inside its
@@ -85,8 +86,23 @@
   // stay readable. A larger arrangement for big tables (more rows) was weighed and left: the
   // phone's room, not the arrangement, is short (65 tiles at 16 px take 33,000 px^2, about
   // the whole box), so any arrangement readable on a phone scrolls.
-  const TILE_PX = 16;
+  const TILE_PX = 12;
+  const LARGER_TILE_PX = 16;
   const TILE_UNITS = 50; // a tile's width in SVG units (scorekeeper/web/drawing/picture.py)
+  const DEFAULT_TEXT_PX = 16;
+
+  // The least width a tile of ``svg`` is drawn at, in CSS px.
+  function leastTile(svg) {
+    let most = 0;
+    svg.querySelectorAll(".table-tile[data-tile]").forEach(function (tile) {
+      tile.dataset.tile.split("-").forEach(function (half) {
+        most = Math.max(most, Number(half) || 0);
+      });
+    });
+    const text = parseFloat(getComputedStyle(document.documentElement).fontSize);
+    const grow = Math.max(1, (text || DEFAULT_TEXT_PX) / DEFAULT_TEXT_PX);
+    return (most > 6 ? LARGER_TILE_PX : TILE_PX) * grow;
+  }
 
   function keepReadable(svg) {
     const box = svg.closest(".screen--fit .layout");
@@ -96,15 +112,16 @@
     svg.style.removeProperty("height");
     const room = box.getBoundingClientRect();
     if (!room.width || !room.height) return;
+    const least = leastTile(svg);
     const fits = Math.min(room.width / view.width, room.height / view.height);
-    if (fits * TILE_UNITS >= TILE_PX) {
+    if (fits * TILE_UNITS >= least) {
       if (box.hasAttribute("data-scrolls")) {
         box.removeAttribute("data-scrolls");
         box.removeAttribute("tabindex");
       }
       return;
     }
-    const scale = TILE_PX / TILE_UNITS;
+    const scale = least / TILE_UNITS;
     svg.style.width = view.width * scale + "px";
     svg.style.height = view.height * scale + "px";
     box.setAttribute("data-scrolls", "");

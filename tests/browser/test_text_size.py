@@ -257,8 +257,8 @@ def test_at_200_percent_text_a_notice_and_the_call_row_leave_the_tiles_readable(
     live_server: LiveServer, page_with: Any
 ) -> None:
     """200 % text, the call row of a scoring play (house rule muggins) and "Not saved" above
-    the picture: the picture's room shrinks, its tiles do not (16 px wide or more, the box
-    scrolling); the tray and Draw stay where they were."""
+    the picture: the picture's room shrinks, its tiles do not (a double-six tile 12 px wide
+    or more at 100 %, grown with the text: 24 px; the box scrolls). 11.5 px before."""
     setup = Setup.create(["Ann", "Bob"], "all-fives", {"muggins": "yes", "target": 1000})
     events = scoring_play_then_a_draw(setup)
     page = page_with(**PORTRAIT)
@@ -276,9 +276,9 @@ def test_at_200_percent_text_a_notice_and_the_call_row_leave_the_tiles_readable(
         box = layout.bounding_box()
     finally:
         set_text_size(page, 100)
-    assert width >= 16 - 0.01, f"tiles {width:.1f} px wide"
+    assert width >= 24 - 0.01, f"tiles {width:.1f} px wide"
     # Room for several tiles in the box: at least five tiles across and four down.
-    assert box is not None and box["height"] >= 4 * 16 and box["width"] >= 5 * 16, box
+    assert box is not None and box["height"] >= 4 * 24 and box["width"] >= 5 * 24, box
 
 
 def scoring_play_then_a_draw(setup: Setup) -> list[Event]:
