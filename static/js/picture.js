@@ -75,6 +75,75 @@
   // scale is the SVG's drawn width over its viewBox's (its proportions are kept).
   const END_NUMBER_PX = 16;
 
+  // Nor are the tiles drawn smaller than they can be read: a tile 12 px wide while no half on
+  // the table shows more than six pips (a half 12 px square), 16 px once one shows seven to
+  // twelve (a larger set's), both grown with the reader's text size. A table's picture is scaled to the room the screen leaves it; late in a hand
+  // of 6 to 8 players on a double-twelve set (65 tiles in a 336x103 px box upright) that was
+  // a tile 3 px wide, and at 200 % text with a notice and the call row showing, a picture of
+  // a few tiles shrank likewise. Below the floor the picture keeps it and scrolls inside its
+  // box, which is marked as scrolling (screen.css, .layout[data-scrolls]) and shows the open
+  // ends first: the next entry's controls keep their place under the thumb, and the tiles
+  // stay readable. A larger arrangement for big tables (more rows) was weighed and left: the
+  // phone's room, not the arrangement, is short (65 tiles at 16 px take 33,000 px^2, about
+  // the whole box), so any arrangement readable on a phone scrolls.
+  const TILE_PX = 12;
+  const LARGER_TILE_PX = 16;
+  const TILE_UNITS = 50; // a tile's width in SVG units (scorekeeper/web/drawing/picture.py)
+  const DEFAULT_TEXT_PX = 16;
+
+  // The least width a tile of ``svg`` is drawn at, in CSS px.
+  function leastTile(svg) {
+    let most = 0;
+    svg.querySelectorAll(".table-tile[data-tile]").forEach(function (tile) {
+      tile.dataset.tile.split("-").forEach(function (half) {
+        most = Math.max(most, Number(half) || 0);
+      });
+    });
+    const text = parseFloat(getComputedStyle(document.documentElement).fontSize);
+    const grow = Math.max(1, (text || DEFAULT_TEXT_PX) / DEFAULT_TEXT_PX);
+    return (most > 6 ? LARGER_TILE_PX : TILE_PX) * grow;
+  }
+
+  function keepReadable(svg) {
+    const box = svg.closest(".screen--fit .layout");
+    const view = svg.viewBox && svg.viewBox.baseVal;
+    if (!box || !view || !view.width || !view.height) return;
+    svg.style.removeProperty("width");
+    svg.style.removeProperty("height");
+    const room = box.getBoundingClientRect();
+    if (!room.width || !room.height) return;
+    const least = leastTile(svg);
+    const fits = Math.min(room.width / view.width, room.height / view.height);
+    if (fits * TILE_UNITS >= least) {
+      if (box.hasAttribute("data-scrolls")) {
+        box.removeAttribute("data-scrolls");
+        box.removeAttribute("tabindex");
+      }
+      return;
+    }
+    const scale = least / TILE_UNITS;
+    svg.style.width = view.width * scale + "px";
+    svg.style.height = view.height * scale + "px";
+    box.setAttribute("data-scrolls", "");
+    // A box that scrolls is reached by the keyboard too (its arrows scroll it).
+    box.tabIndex = 0;
+    // The open ends first: the middle of those the picked tile fits, else of them all.
+    let ends = svg.querySelectorAll(".end-marker--fits .end-marker__ring");
+    if (!ends.length) ends = svg.querySelectorAll(".end-marker__ring");
+    if (!ends.length) return;
+    let x = 0;
+    let y = 0;
+    ends.forEach(function (ring) {
+      x += (Number(ring.getAttribute("cx")) - view.x) * scale;
+      y += (Number(ring.getAttribute("cy")) - view.y) * scale;
+    });
+    const picture = svg.getBoundingClientRect();
+    const left = picture.left - room.left + box.scrollLeft + x / ends.length;
+    const top = picture.top - room.top + box.scrollTop + y / ends.length;
+    box.scrollLeft = left - room.width / 2;
+    box.scrollTop = top - room.height / 2;
+  }
+
   function enlarge(svg, width, height) {
     const view = svg.viewBox && svg.viewBox.baseVal;
     if (!view || !view.width || !view.height || !width) return;
@@ -107,6 +176,19 @@
   // set on it.
   const watched = new Set();
   const sizes = typeof ResizeObserver === "function" ? new ResizeObserver(resized) : null;
+  // The picture's room changes without a swap too (a notice arriving above it, the call row,
+  // the text size): its tiles are kept readable as it does (keepReadable sets the picture's
+  // own size, which the observer above then follows with the end markers).
+  const roomsWatched = new Set();
+  const rooms =
+    typeof ResizeObserver === "function"
+      ? new ResizeObserver(function (entries) {
+          entries.forEach(function (entry) {
+            const svg = entry.target.querySelector(".table-picture__svg");
+            if (svg && svg.isConnected) keepReadable(svg);
+          });
+        })
+      : null;
   let showing = false;
 
   function place(svg, width, height) {
@@ -141,6 +223,12 @@
   }
 
   function watch(root) {
+    roomsWatched.forEach(function (box) {
+      if (!box.isConnected) {
+        roomsWatched.delete(box);
+        rooms.unobserve(box);
+      }
+    });
     watched.forEach(function (svg) {
       if (!svg.isConnected) {
         watched.delete(svg);
@@ -154,6 +242,12 @@
       }
     );
     found.forEach(function (svg) {
+      // A kept picture is moved into the new table's box: that box is watched too.
+      const room = svg.closest(".screen--fit .layout");
+      if (room && rooms && !roomsWatched.has(room)) {
+        roomsWatched.add(room);
+        rooms.observe(room);
+      }
       if (watched.has(svg)) return;
       if (sizes) {
         watched.add(svg);

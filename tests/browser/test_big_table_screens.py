@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from scorekeeper.rules import Game, Settle, Setup
 from scorekeeper.rules.simulate import play_game, play_hand
 from tests.browser.browsing import TablePage, seed_game, tap, word_problems
+from tests.browser.checks import axe_violations, explain
 from tests.browser.test_big_tables import EIGHT, SCREENS, SETTLED, outside_screen, pips
 from tests.rules.helpers import duo_domino, game_of
 from tests.support.chromium import PORTRAIT, open_and_settle
@@ -114,6 +115,24 @@ def test_the_settled_card_of_a_big_table_is_read_whole(
         expect(page.locator("#table")).to_have_attribute("data-phase", "lead")
         lead = page.locator(".lead summary, .lead button[data-lead]")
         assert not outside_screen(lead), outside_screen(lead)
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("language", ["en", "sv", "fil"])
+@pytest.mark.parametrize("result", ["domino", "blocked"])
+def test_the_settled_card_of_eight_is_read_whole_in_each_language(
+    live_server: LiveServer, page_with: Any, screen: str, language: str, result: str
+) -> None:
+    """Filipino's and Svenska's longer words too: every line of the card of eight on the
+    screen, no word broken, nothing scrolled inside it."""
+    setup, game = ending(8, result)
+    page = page_with(**SCREENS[screen])
+    page.goto(f"{live_server.url}/language/{language}?next=/")
+    settle_by_totals(live_server, page, setup, game)
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    assert card_problems(page) == []
+    violations = axe_violations(page)
+    assert violations == [], explain(violations)
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -316,8 +335,10 @@ def test_the_names_on_the_chart_of_eight_stand_apart(
 def test_the_ends_numbers_are_read_late_in_a_hand(
     live_server: LiveServer, page_with: Any, screen: str, players: int
 ) -> None:
-    """The layout late in a hand of 6 or 8 is drawn small to fit the phone; the number of each
-    open end is still drawn at 16 px or more, and the next entry's controls stay on screen."""
+    """The layout late in a hand of 6 or 8 would be drawn small to fit the phone (tiles 3 px
+    wide upright): its tiles are drawn 16 px wide or more and the picture scrolls inside its
+    box, marked so; the number of each open end is drawn at 16 px or more, and the next
+    entry's controls stay on screen."""
     setup, game = ending(players, "blocked")
     plays = [i for i, event in enumerate(game.events) if type(event).__name__ == "Play"]
     page = page_with(**SCREENS[screen])
@@ -331,5 +352,30 @@ def test_the_ends_numbers_are_read_late_in_a_hand(
             e.getScreenCTM().a * parseFloat(e.getAttribute('font-size'))])"""
     )
     assert sizes and all(size >= 16 - 0.01 for _, size in sizes), sizes
-    for part in ("#table .layout svg", ".pick-ends button[data-end]", "#table .actions button"):
+    assert tile_widths(page) >= 16 - 0.01
+    layout = page.locator("#table .layout")
+    expect(layout).to_have_attribute("data-scrolls", "")
+    assert layout.evaluate("e => e.scrollHeight > e.clientHeight || e.scrollWidth > e.clientWidth")
+    # The open ends in view in the box (its middle), each end's number whole in it.
+    rings = layout.locator(".end-marker__ring")
+    box = layout.bounding_box()
+    assert box is not None
+    shown = [r.bounding_box() for r in rings.all()]
+    assert any(
+        ring is not None
+        and ring["x"] >= box["x"] - 0.5
+        and ring["x"] + ring["width"] <= box["x"] + box["width"] + 0.5
+        and ring["y"] >= box["y"] - 0.5
+        and ring["y"] + ring["height"] <= box["y"] + box["height"] + 0.5
+        for ring in shown
+    ), (box, shown)
+    for part in ("#table .layout", ".pick-ends button[data-end]", "#table .actions button"):
         assert not outside_screen(page.locator(part)), (part, outside_screen(page.locator(part)))
+    violations = axe_violations(page)
+    assert violations == [], explain(violations)
+
+
+def tile_widths(page: Page) -> float:
+    """How wide the table's picture draws a tile (its short side), in CSS px."""
+    width: float = page.locator("#table .layout svg").evaluate("svg => svg.getScreenCTM().a * 50")
+    return width

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -22,8 +23,9 @@ from tests.support.server import LiveServer
 SCREENS = {"portrait": PORTRAIT, "landscape": LANDSCAPE, "wall": WALL}
 
 
-def finished_games(count: int) -> str:
-    """JSON Lines of ``count`` finished fives-up games of two or three of four players."""
+def finished_games(count: int, every_rule: bool = True) -> str:
+    """JSON Lines of ``count`` finished fives-up games of two or three of four players, each
+    record naming every house rule as an export does (or leaving its defaults out)."""
     lines = []
     seed = 0
     while len(lines) < count:
@@ -32,7 +34,7 @@ def finished_games(count: int) -> str:
         game = play_game(Setup.create(players, "fives-up"), rng, 40)
         seed += 1
         if game.winner is not None:
-            lines.append(json.dumps(write_record(game)))
+            lines.append(json.dumps(write_record(game, every_rule=every_rule)))
     return "\n".join(lines)
 
 
@@ -98,6 +100,9 @@ def test_the_club_page_shows_standings_that_sort_and_fit_the_screen(
     rows = page.locator('[data-standings="players"] tbody tr')
     expect(rows).to_have_count(4)
     check_fits(page)
+    if screen == "portrait":  # Points is the fifth column: shown with them all
+        tap(page.locator("[data-columns=all]"))
+        expect(page.locator("[data-columns=few]")).to_be_visible()
     tap(page.locator('[data-standings="players"] [data-sort="points"]'))
     expect(page.locator('th[aria-sort] [data-sort="points"]')).to_be_visible()
     points = [
@@ -139,3 +144,76 @@ def test_the_club_pages_are_axe_clean_in_svenska_and_filipino(
         page.goto(url)
         assert page.locator("html").get_attribute("lang") == language
         check_fits(page)
+
+
+@pytest.mark.parametrize("language", ["en", "sv", "fil"])
+def test_a_club_import_lists_the_house_rules_left_out_before_storing(
+    live_server: LiveServer, page_with: Any, language: str
+):
+    """Records that leave their house rules out: the page lists them and the values they will
+    take, fitting the phone and axe clean, and stores the games once confirmed."""
+    page = page_with(**PORTRAIT)
+    club = create_club(page, live_server.url, "Family")
+    page.goto(f"{live_server.url}/language/{language}?next=/")
+    page.goto(club + "/import")
+    page.locator('textarea[name="text"]').fill(finished_games(3, every_rule=False))
+    tap(page.locator("form.import-form button[type=submit]"))
+    listed = page.locator("[data-left-out]")
+    expect(listed).to_be_visible()
+    expect(page.locator("[data-left-out-game]")).to_have_count(3)
+    expect(page.locator('[data-left-out-rule="target"]').first).to_have_attribute(
+        "data-value", re.compile(r"^\d+$")
+    )
+    check_fits(page)
+    tap(page.locator("[data-left-out] form button[type=submit]"))
+    expect(page.locator('[data-standings="players"] tbody tr').first).to_be_visible()
+    expect(page.locator("h1[data-club]")).to_have_text("Family")
+
+
+def outside_box(page: Page) -> list[str]:
+    """Each heading and figure of the players' standings shown but not wholly inside what its
+    box shows (a column cut at the box's edge)."""
+    return page.locator('.table-scroll:has([data-standings="players"])').evaluate(
+        """box => { const edge = box.getBoundingClientRect();
+            return [...box.querySelectorAll('th, td')].filter(cell => cell.offsetParent)
+              .filter(cell => { const r = cell.getBoundingClientRect();
+                  return r.left < edge.left - 0.5 || r.right > edge.right + 0.5; })
+              .map(cell => cell.textContent.trim()); }"""
+    )
+
+
+@pytest.mark.parametrize("language", ["en", "sv", "fil"])
+def test_upright_the_standings_show_whole_columns_and_the_rest_on_demand(
+    live_server: LiveServer, page_with: Any, language: str
+):
+    page = page_with(**PORTRAIT)
+    club = create_club(page, live_server.url, "Family")
+    page.goto(club + "/import")
+    page.locator('textarea[name="text"]').fill(finished_games(8))
+    tap(page.locator("form.import-form button[type=submit]"))
+    expect(page.locator(".notice")).to_contain_text("Imported 8 games")
+    page.goto(f"{live_server.url}/language/{language}?next=/")
+    page.goto(club)
+    table = page.locator('[data-standings="players"]')
+    heads = table.locator("thead th")
+    # The name and three figures, each whole, nothing to scroll.
+    expect(heads.locator("visible=true")).to_have_count(4)
+    assert outside_box(page) == []
+    check_fits(page)
+    # Every column on demand, the names kept in view while the box scrolls sideways.
+    tap(page.locator("[data-columns=all]"))
+    expect(page.locator("[data-columns=few]")).to_be_visible()
+    assert heads.count() > 4
+    expect(heads.locator("visible=true")).to_have_count(heads.count())
+    box = page.locator('.table-scroll:has([data-standings="players"])')
+    box.evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    expect(table.locator("tbody th").first).to_be_in_viewport(ratio=1)
+    check_fits(page)
+    # Sorted by a column further on, and back to few: that column stays, whole.
+    tap(table.locator('[data-sort="hands"]'))
+    expect(table.locator('th[aria-sort] [data-sort="hands"]')).to_be_visible()
+    tap(page.locator("[data-columns=few]"))
+    expect(page.locator("[data-columns=all]")).to_be_visible()
+    expect(heads.locator("visible=true")).to_have_count(4)
+    expect(table.locator('th[aria-sort] [data-sort="hands"]')).to_be_visible()
+    assert outside_box(page) == []

@@ -11,6 +11,7 @@ from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import NewHand, Play, Setup, tile
 from tests.browser.browsing import TablePage, seed_game, word_problems
+from tests.browser.checks import axe_violations, explain
 from tests.support.chromium import LANDSCAPE, PORTRAIT, open_and_settle
 from tests.support.server import LiveServer
 
@@ -112,15 +113,14 @@ def annabelle_to_play(server: LiveServer, page: Page, language: str) -> TablePag
 
 @pytest.mark.parametrize(
     ("screen", "language"),
-    [("portrait", "en"), ("portrait", "sv"), ("portrait", "fil"), ("landscape", "en")],
+    [(screen, language) for screen in SCREENS for language in ("en", "sv", "fil")],
 )
 def test_not_saved_shows_whole(
     live_server: LiveServer, page_with: Any, screen: str, language: str
 ) -> None:
     """Every line of the notice shows in the room above the picture (nothing cut off at its
-    foot, nothing to scroll inside it) and the tile's name is not split across two lines.
-    (On its side the stage is a column about 140 px wide: Svenska's and Filipino's longer
-    words still scroll there.)"""
+    foot, nothing to scroll inside it) and the tile's name is not split across two lines,
+    in each language, upright and on its side."""
     page = page_with(**SCREENS[screen])
     table = annabelle_to_play(live_server, page, language)
     page.route("**/play", lambda route: route.abort())
@@ -130,8 +130,17 @@ def test_not_saved_shows_whole(
     notice = page.locator("[data-not-saved]")
     expect(notice).to_contain_text("4-0")
     expect(page.locator("[data-not-saved] [data-send-again]")).to_be_in_viewport(ratio=1)
-    assert word_problems(page, within="[data-not-saved]") == []
     news = page.locator(".stage > .news")
+    assert word_problems(page, within="[data-not-saved]") == []
+    assert news.evaluate("e => e.scrollHeight <= e.clientHeight + 1"), "the notice scrolls"
+    violations = axe_violations(page)
+    assert violations == [], explain(violations)
+    # A second tap, not sent: its line too.
+    table.tap(table.tile("5-0"))
+    held = page.locator("[data-not-saved] [data-not-sent]")
+    expect(held).to_contain_text("5-0")
+    expect(held).to_be_in_viewport(ratio=1)
+    assert word_problems(page, within="[data-not-saved]") == []
     assert news.evaluate("e => e.scrollHeight <= e.clientHeight + 1"), "the notice scrolls"
 
 

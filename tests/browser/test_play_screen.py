@@ -64,11 +64,12 @@ def top_of(page: Page, selector: str) -> float:
 
 
 def all_in_view(page: Page) -> None:
-    """Without scrolling: the picture, the playable tiles, end buttons and actions in view."""
+    """Without scrolling: the picture, the playable tiles, end buttons and actions in view.
+    (The picture's box: a picture whose tiles would be too small to read scrolls inside it.)"""
     assert page.evaluate("scrollY") == 0
     problems = []
     for selector in (
-        ".table-picture__svg",
+        "#table .layout",
         "[data-side-score]",
         "[data-count]",
         "[data-turn]",

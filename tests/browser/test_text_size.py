@@ -15,9 +15,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
-from scorekeeper.rules import Draw, Event, Game, NewHand, Settle, Setup
+from scorekeeper.rules import Draw, Event, Game, NewHand, Play, Settle, Setup
 from scorekeeper.rules.simulate import play_game
 from tests.browser.browsing import (
     DEFAULT_TEXT_PX,
@@ -34,6 +34,7 @@ from tests.browser.browsing import (
     word_problems,
 )
 from tests.browser.checks import axe_violations, explain, problems_on
+from tests.browser.test_big_tables import SETTLED
 from tests.support.chromium import PORTRAIT, open_and_settle
 from tests.support.server import LiveServer
 
@@ -250,3 +251,47 @@ def test_a_long_hand_at_200_percent_text_takes_few_scrolls(
     finally:
         set_text_size(page, 100)
     assert len(scrolls) <= MOST_SCROLLS, "\n".join(scrolls)
+
+
+def test_at_200_percent_text_a_notice_and_the_call_row_leave_the_tiles_readable(
+    live_server: LiveServer, page_with: Any
+) -> None:
+    """200 % text, the call row of a scoring play (house rule muggins) and "Not saved" above
+    the picture: the picture's room shrinks, its tiles do not (a double-six tile 12 px wide
+    or more at 100 %, grown with the text: 24 px; the box scrolls). 11.5 px before."""
+    setup = Setup.create(["Ann", "Bob"], "all-fives", {"muggins": "yes", "target": 1000})
+    events = scoring_play_then_a_draw(setup)
+    page = page_with(**PORTRAIT)
+    open_and_settle(page, seed_game(live_server, setup, events))
+    set_text_size(page, 200)
+    table = TablePage(page)
+    expect(page.locator(".call-strip")).to_be_visible()
+    page.route("**/draw", lambda route: route.abort())
+    try:
+        table.tap(table.action("draw"))
+        expect(page.locator("[data-not-saved]")).to_be_visible()
+        page.evaluate(SETTLED)
+        width = page.locator("#table .layout svg").evaluate("svg => svg.getScreenCTM().a * 50")
+        layout = page.locator("#table .layout")
+        box = layout.bounding_box()
+    finally:
+        set_text_size(page, 100)
+    assert width >= 24 - 0.01, f"tiles {width:.1f} px wide"
+    # Room for several tiles in the box: at least five tiles across and four down.
+    assert box is not None and box["height"] >= 4 * 24 and box["width"] >= 5 * 24, box
+
+
+def scoring_play_then_a_draw(setup: Setup) -> list[Event]:
+    """The events of a simulated game up to a play that scores, late enough in its hand for
+    several tiles to be down, after which its player's opponent draws."""
+    for seed in range(300):
+        events = play_game(setup, random.Random(seed), max_hands=1).events
+        for at in range(6, len(events) - 1):
+            if not (isinstance(events[at], Play) and isinstance(events[at + 1], Draw)):
+                continue
+            hand = Game(setup, events[: at + 1]).hand
+            assert hand is not None
+            count = hand.plays[-1].count
+            if count and count % 5 == 0:
+                return events[: at + 1]
+    raise AssertionError("no scoring play followed by a draw")

@@ -83,7 +83,8 @@ def _simulated(seeds: range, names: tuple[str, ...]) -> str:
         partners = None if count != 4 else preset != "all-fives"
         game = play_game(Setup.create(players, preset, options, partners), rng, 60)
         if game.winner is not None:
-            records.append(write_record(game))
+            # As an export writes them: every house rule named (nothing to confirm).
+            records.append(write_record(game, every_rule=True))
     return json.dumps(records)
 
 
@@ -91,13 +92,31 @@ def jsonl(records: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(record) + "\n" for record in records)
 
 
-def import_into(client: FlaskClient, club: str, body: str | bytes, filename: str = "games.jsonl"):
+def import_into(
+    client: FlaskClient,
+    club: str,
+    body: str | bytes,
+    filename: str = "games.jsonl",
+    confirm: bool = True,
+):
+    """Import ``body`` into ``club`` as an uploaded file; when the page lists house rules
+    its records leave out, import from there too (unless not ``confirm``)."""
     data = body.encode() if isinstance(body, str) else body
-    return client.post(
+    answer = client.post(
         f"{club}/import",
         data={"records": (io.BytesIO(data), filename)},
         content_type="multipart/form-data",
     )
+    return confirm_left_out(client, club, answer) if confirm else answer
+
+
+def confirm_left_out(client: FlaskClient, club: str, answer: Any) -> Any:
+    """After a club import whose records leave house rules out, the page listing them:
+    import from it with the values it shows; any other answer as it is."""
+    page = answer.get_data(as_text=True)
+    if answer.status_code != 200 or "data-left-out" not in page:
+        return answer
+    return client.post(f"{club}/import", data=form_for(page, "/import").data())
 
 
 def stats_on(page: str) -> dict[str, dict[str, str]]:

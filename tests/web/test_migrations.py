@@ -20,6 +20,7 @@ from scorekeeper.rules.stored import stored_event
 from scorekeeper.web.data.clubs import fingerprint
 from scorekeeper.web.data.database import db
 from tests.web.database import OTHER_DATABASE, app_settings, database_uri, empty
+from tests.web.test_clubs import confirm_left_out
 from tests.web.webforms import form_for
 from tests.web.webtable import Table, as_exported, new_game, side_scores
 
@@ -363,6 +364,7 @@ def test_club_fingerprints_stored_before_name_every_house_rule(tmp_path: Path):
             data={"records": (io.BytesIO(body), "games.jsonl")},
             content_type="multipart/form-data",
         )
+        refused = confirm_left_out(client, f"/clubs/{club}", refused)
         assert refused.status_code == 422
         assert "it is in the club already" in refused.get_data(as_text=True)
 

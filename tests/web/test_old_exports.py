@@ -10,8 +10,10 @@ from html import unescape
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
+from tests.web.test_clubs import confirm_left_out
 from tests.web.webforms import form_for
 from tests.web.webtable import Table, as_exported, key_in, side_scores, take_left_out
 
@@ -113,13 +115,113 @@ def _new_club(client: FlaskClient) -> str:
     return str(created.headers["Location"])
 
 
-def _into_club(client: FlaskClient, club: str, records: list[dict[str, Any]]):
+def _into_club(client: FlaskClient, club: str, records: list[dict[str, Any]], confirm=True):
     lines = "".join(json.dumps(record) + "\n" for record in records).encode()
-    return client.post(
+    answer = client.post(
         f"{club}/import",
         data={"records": (io.BytesIO(lines), "games.jsonl")},
         content_type="multipart/form-data",
     )
+    return confirm_left_out(client, club, answer) if confirm else answer
+
+
+def _renamed(
+    record: dict[str, Any], names: tuple[str, ...] = ("Di", "Ed", "Flo")
+) -> dict[str, Any]:
+    """``record`` played by ``names`` in Ann, Bob and Cy's seats."""
+    text = json.dumps(record)
+    for old, new in zip(("Ann", "Bob", "Cy"), names, strict=True):
+        text = text.replace(f'"{old}"', f'"{new}"')
+    renamed: dict[str, Any] = json.loads(text)
+    return renamed
+
+
+def _club_games(client: FlaskClient, club: str) -> list[dict[str, Any]]:
+    lines = client.get(f"{club}/games.jsonl").get_data(as_text=True).splitlines()
+    return [json.loads(line) for line in lines[1:]]
+
+
+def _groups(page: str) -> list[tuple[list[str], dict[str, str]]]:
+    """Each group the club's import lists: the games in it (where and players, as shown) and
+    the house rules they leave out with the value each will take."""
+    found = []
+    for group in page.split("data-left-out-group")[1:]:
+        games = re.findall(r"<li data-left-out-game>([^<]*)</li>", group)
+        found.append((games, _left_out(group)))
+    return found
+
+
+def test_a_club_import_lists_what_each_record_leaves_out_before_storing_anything(client):
+    club = _new_club(client)
+    fives_up = json.loads((DATA / "hand_fives_up_spinner_on_line.json").read_text("utf-8"))
+    fives_up = _renamed(fives_up)
+    named = as_exported(_renamed(BEFORE_THE_CHANGE, ("Gus", "Hal", "Ivy")))
+    shown = _into_club(client, club, [BEFORE_THE_CHANGE, named, fives_up], confirm=False)
+    page = unescape(shown.get_data(as_text=True))
+    assert shown.status_code == 200
+    assert _club_games(client, club) == [] and "data-left-out" in page
+    assert "Nothing is stored until you import." in page
+    # Line 2 names every house rule: not listed. Lines 1 and 3 are listed apart (their
+    # presets' values differ), each rule with the value it will take.
+    (first, first_rules), (third, third_rules) = _groups(page)
+    assert first == ["line 1: a game of Ann, Bob and Cy"]
+    assert third == ["line 3: a game of Di, Ed and Flo"]
+    assert first_rules["bonus_in_fives"] == "yes" and first_rules["target"] == "200"
+    assert "deal" in third_rules and "deal" in first_rules
+    assert "Totally Fives kept this bonus in points (no) until 26 November 2026" in page
+    # Confirmed: the three games, stored with the values shown.
+    imported = confirm_left_out(client, club, shown)
+    assert imported.status_code == 303
+    stored = _club_games(client, club)
+    assert [game["preset"] for game in stored] == ["totally-fives"] * 2 + ["fives-up"]
+    for game, rules in ((stored[0], first_rules), (stored[2], third_rules)):
+        for rule, value in rules.items():
+            stored_value = game["options"][rule]
+            if isinstance(stored_value, bool):
+                stored_value = "yes" if stored_value else "no"
+            assert str(stored_value) == value, rule
+
+
+def test_records_leaving_out_the_same_rules_are_listed_together(client):
+    club = _new_club(client)
+    again = _renamed(BEFORE_THE_CHANGE)
+    page = unescape(
+        _into_club(client, club, [BEFORE_THE_CHANGE, again], confirm=False).get_data(as_text=True)
+    )
+    assert [games for games, _rules in _groups(page)] == [
+        ["line 1: a game of Ann, Bob and Cy", "line 2: a game of Di, Ed and Flo"]
+    ]
+
+
+@pytest.mark.parametrize("language", ["sv", "fil"])
+def test_the_club_imports_list_is_said_in_the_readers_language(client, language):
+    club = _new_club(client)
+    answer = client.post(
+        f"{club}/import",
+        data={"text": json.dumps(BEFORE_THE_CHANGE)},
+        headers={"Accept-Language": language},
+    )
+    page = unescape(answer.get_data(as_text=True))
+    assert answer.status_code == 200 and "data-left-out" in page
+    for english in (
+        "House rules the records leave out",
+        "Nothing is stored until you import.",
+        "a game of Ann",
+        "Import with these house rules",
+    ):
+        assert english not in page
+
+
+def test_a_batch_changed_on_its_way_back_is_refused_and_stores_nothing(client):
+    club = _new_club(client)
+    shown = _into_club(client, club, [BEFORE_THE_CHANGE], confirm=False)
+    form = form_for(shown.get_data(as_text=True), "/import")
+    for held in ("not base64!", "aGVsbG8=", ""):
+        answer = client.post(f"{club}/import", data=form.data(held=held))
+        assert answer.status_code in (400, 422)
+        assert _club_games(client, club) == []
+    changed = client.post(f"{club}/import", data=form.data(held="aGVsbG8="))
+    assert "it was changed on its way back" in unescape(changed.get_data(as_text=True))
 
 
 def test_a_club_tells_a_game_again_whether_its_record_names_the_house_rules_or_not(client):

@@ -829,7 +829,8 @@ def test_an_address_stores_a_bounded_number_of_games_a_day(
     client = make_client(RATELIMIT_STORED_GAMES="5 per day")
     club = client.post("/clubs/new", data={"name": "C"}).headers["Location"]
     records = [write_record(play_game(Setup.create(["Ann", "Bob"], "all-fives", {"target": 60}),
-                                      random.Random(seed))) for seed in range(4)]  # fmt: skip
+                                      random.Random(seed)), every_rule=True)
+               for seed in range(4)]  # fmt: skip
     body = "".join(json.dumps(record) + "\n" for record in records)
     sent = client.post(
         f"{club}/import",

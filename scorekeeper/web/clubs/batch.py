@@ -14,19 +14,22 @@ the club's new games start with (its ``defaults``) move with it.
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import zipfile
+import zlib
 from dataclasses import dataclass
 
 from scorekeeper.rules import RecordRefusal, Refusal, Setup
 from scorekeeper.rules.errors import MalformedInput
-from scorekeeper.rules.messages import Message, say
+from scorekeeper.rules.messages import Listed, Message, say, say_list
 from scorekeeper.rules.names import name_problem
-from scorekeeper.rules.options import parse_options
+from scorekeeper.rules.options import PRESET_TITLES, parse_options
 from scorekeeper.rules.record import Timed, parse_json, read_timed
 from scorekeeper.rules.setup import PARTNERS_PLAYERS
 from scorekeeper.web.clubs.exports import CLUB_FORMAT
+from scorekeeper.web.table.records import LeftOut, left_out_rules
 
 MAX_RECORDS = 500
 """The most records one batch may hold."""
@@ -239,3 +242,51 @@ def read_batch(data: bytes) -> Batch:
         except RecordRefusal as refusal:
             raise BatchProblem(where, refusal.said, refusal) from None
     return Batch(games, roster, defaults)
+
+
+@dataclass(frozen=True)
+class LeftOutGroup:
+    """Games of a batch that leave out the same house rules, which take the same values: where
+    each is in the batch with its players, their preset's title, and the rules (as the
+    single-game import lists them)."""
+
+    games: list[tuple[Message | str, Listed]]
+    preset: Message | str
+    rules: list[LeftOut]
+
+
+def left_out_groups(batch: Batch) -> list[LeftOutGroup]:
+    """The house rules each game of ``batch`` leaves out and the values they will take (its
+    preset's today), games alike grouped, in the batch's order; none when every record names
+    them all (a club's or a game's export does)."""
+    groups: dict[tuple[str, tuple[tuple[str, str], ...]], LeftOutGroup] = {}
+    for where, timed in batch.games:
+        setup = timed.game.setup
+        rules = left_out_rules(setup)
+        if not rules:
+            continue
+        key = (setup.preset, tuple((rule.name, rule.value) for rule in rules))
+        group = groups.setdefault(key, LeftOutGroup([], PRESET_TITLES[setup.preset], rules))
+        group.games.append((where, say_list(list(setup.players))))
+    return list(groups.values())
+
+
+def hold(data: bytes) -> str:
+    """A batch to carry in the page that lists what its records leave out, imported when the
+    table confirms: compressed (a club's JSON Lines shrinks about tenfold, a zip stays as it
+    is), so it fits the import's body limit again, and read as a new upload is."""
+    return base64.b64encode(zlib.compress(data)).decode("ascii")
+
+
+def unhold(text: str, most: int) -> bytes:
+    """The batch :func:`hold` carried, at most ``most`` bytes once unpacked."""
+    try:
+        unpacker = zlib.decompressobj()
+        data = unpacker.decompress(base64.b64decode(text, validate=True), most)
+        if unpacker.unconsumed_tail or not unpacker.eof:
+            raise ValueError("too large or cut short")
+    except (ValueError, zlib.error):
+        raise BatchProblem(
+            say("the batch"), say("it was changed on its way back: choose the records again.")
+        ) from None
+    return data

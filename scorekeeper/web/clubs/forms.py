@@ -7,7 +7,7 @@ at import); WTForms' own messages come from the site's catalogs (:class:`SiteFor
 from __future__ import annotations
 
 from flask_wtf.file import FileField
-from wtforms import IntegerField, StringField, TextAreaField
+from wtforms import HiddenField, IntegerField, StringField, TextAreaField
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange
 
 from scorekeeper.rules.names import MAX_NAME
@@ -83,3 +83,6 @@ class BatchImportForm(SiteForm):
 
     records = FileField(_l("Records file (.json, .jsonl or .zip)"))
     text = TextAreaField(_l("Or paste records (one per line)"))
+    held = HiddenField()
+    """Set by the page that listed the house rules the records leave out: the batch it showed
+    (:func:`scorekeeper.web.clubs.batch.hold`), to import as it was shown."""

@@ -40,7 +40,13 @@ from scorekeeper.rules.standings import (
 )
 from scorekeeper.web import languages
 from scorekeeper.web.clubs import exports
-from scorekeeper.web.clubs.batch import BatchProblem, read_batch
+from scorekeeper.web.clubs.batch import (
+    BatchProblem,
+    hold,
+    left_out_groups,
+    read_batch,
+    unhold,
+)
 from scorekeeper.web.clubs.forms import (
     AddPlayerForm,
     BatchImportForm,
@@ -145,6 +151,8 @@ def _club_page(door: ClubDoor) -> tuple[str, int]:
         players=sort_rows(table.players, PLAYER_STATS, sort),
         pairs=sort_rows(table.pairs, PAIR_STATS, pair_sort),
         player_columns=shown_columns(table),
+        few=few_columns(shown_columns(table), sort),
+        every_column=request.args.get("columns") == "all",
         pair_columns=PAIR_COLUMNS,
         sort=sort,
         pair_sort=pair_sort,
@@ -166,6 +174,22 @@ def shown_columns(table: Standings) -> tuple[Column, ...]:
     if any(player.muggins for player in table.players):
         return PLAYER_COLUMNS
     return tuple(column for column in PLAYER_COLUMNS if column.name != "muggins")
+
+
+FEW_COLUMNS = 4
+"""The standings' columns a phone held upright shows (the name and three figures): at 360 px a
+fifth was cut at the box's edge, read only by those who found it scrolled. The others are a
+tap away (``?columns=all``), in a box that scrolls with the names kept at its left."""
+
+
+def few_columns(columns: Sequence[Column], sort: str) -> set[str]:
+    """The names of the columns a narrow screen shows: the first :data:`FEW_COLUMNS`, the
+    last of them given up for the column sorted by when it is further on."""
+    names = [column.name for column in columns]
+    few = names[:FEW_COLUMNS]
+    if sort in names and sort not in few:
+        few[-1] = sort
+    return set(few)
 
 
 def figure(value: object) -> str:
@@ -250,8 +274,18 @@ def import_games(key: str) -> Answer:
     data: bytes = upload.read() if upload else b""
     if not data.strip():
         data = (form.text.data or "").encode("utf-8", "surrogatepass")
+    confirmed = bool(form.held.data)
     try:
+        if confirmed:
+            data = unhold(form.held.data or "", IMPORT_BODY)
         batch = read_batch(data)
+        # House rules a record leaves out take its preset's values today, which may not be
+        # the ones it was played by (an old export): they are listed, nothing stored, until
+        # the table confirms them, as a single game's import does.
+        groups = left_out_groups(batch)
+        if groups and not confirmed:
+            held = hold(data)
+            return render_template("clubs/import.html", left_out=groups, held=held, **context), 200
         imported = clubs.import_games(
             door.club, [timed for _where, timed in batch.games], batch.roster, batch.defaults
         )

@@ -94,8 +94,9 @@ def _words(texts: Mapping[str, Message | str], value: str) -> Message | str:
     return texts.get(value, value)
 
 
-def _left_out(setup: Setup) -> list[LeftOut]:
-    """The house rules the record read into ``setup`` leaves out, as the import lists them."""
+def left_out_rules(setup: Setup) -> list[LeftOut]:
+    """The house rules the record read into ``setup`` leaves out, as the imports (a game's
+    and a club's batch) list them."""
     shown: list[LeftOut] = []
     for name, value in left_out(setup):
         spelled = _spelled(value)
@@ -122,7 +123,7 @@ def _taken(record: dict[str, Any], setup: Setup) -> dict[str, Any]:
     (only those with a choice: a number left out takes its preset's value)."""
     options = dict(record.get("options") or {})
     taken = dict(record)
-    for entry in _left_out(setup):
+    for entry in left_out_rules(setup):
         chosen = request.form.get(f"take-{entry.name}")
         if chosen is None or not entry.choices:
             continue
@@ -170,7 +171,7 @@ def import_game() -> Answer:
         return render_template("import.html", form=form, problem=problem), 422
     try:
         timed = load_timed(data, unsettled_last_hand=True)
-        missing = _left_out(timed.game.setup)
+        missing = left_out_rules(timed.game.setup)
         if missing and form.taking.data:
             parsed = parse_json(data)
             assert isinstance(parsed, dict), "a record that loads is an object"
