@@ -56,6 +56,7 @@ def _watch_key(client: FlaskClient, club: str) -> str:
 
 def test_the_board_shows_each_table_and_follows_its_entries(client: FlaskClient) -> None:
     _club, night, keys = _night(client)
+    assert f'href="{night}/board" data-night-board' in client.get(night).get_data(as_text=True)
     board = client.get(f"{night}/board")
     assert board.status_code == 200
     html = board.get_data(as_text=True)
