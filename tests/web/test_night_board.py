@@ -13,6 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.web.nights import board
 from tests.web.test_clubs import new_club
 from tests.web.test_nights import _roster, links_of, open_night, seat, start, win
 from tests.web.webtable import Table
@@ -169,6 +170,13 @@ def test_the_board_before_a_round_starts(client: FlaskClient) -> None:
     assert "data-board-empty" in html and "data-ends-at" not in html
 
 
+ROUND = re.compile(r"event: round\ndata: (\d+)\n\n")
+
+
+def _text(chunk: str | bytes) -> str:
+    return chunk.decode() if isinstance(chunk, bytes) else chunk
+
+
 TABLE = re.compile(r"event: table\ndata: (\d+) (\d+)\n\n")
 
 
@@ -204,6 +212,30 @@ def test_the_stream_names_the_table_that_changed(pushing: Flask, client: FlaskCl
     assert {n for n, _ in heard} == {2}
     card = client.get(f"{night}/board/tables/2").get_data(as_text=True)
     assert heard[-1][1] == _version(card) > opening[2]
+    response.close()
+
+
+def test_the_stream_says_when_the_next_round_begins(
+    pushing: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(board, "HEARTBEAT_SECONDS", 0.1)
+    _club, night, keys = _night(client)
+    response = client.get(f"{night}/board/changes", buffered=False)
+    chunks = iter(response.response)  # type: ignore[arg-type]
+    said = "".join(_text(next(chunks)) for _ in range(2))
+    first = ROUND.search(said)
+    assert first is not None
+    for key in keys:
+        win(client, key)
+    start(client, seat(client, night))
+    for chunk in chunks:
+        found = ROUND.search(_text(chunk))
+        if found:
+            assert found.group(1) != first.group(1)
+            break
+    else:
+        raise AssertionError("the stream ended without saying the new round")
+    assert list(chunks) == []  # and it ends: the page opens it again for the new round
     response.close()
 
 

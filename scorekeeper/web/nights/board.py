@@ -276,6 +276,17 @@ def _followed(night: NightRow) -> tuple[int, dict[int, list[int]], dict[int, boo
     return round_row.id, chains, ended
 
 
+def _latest_round(night_id: int) -> int:
+    """The id of the night's latest started round (0 before the first)."""
+    found = db.session.scalar(
+        select(NightRoundRow.id)
+        .where(NightRoundRow.night_id == night_id, NightRoundRow.started_at.is_not(None))
+        .order_by(NightRoundRow.number.desc())
+        .limit(1)
+    )
+    return found or 0
+
+
 def _versions_text(chains: dict[int, list[int]], ended: dict[int, bool]) -> str:
     versions = _versions([i for chain in chains.values() for i in chain])
     return "\n".join(f"{n} {_token(c, versions, ended[n])}" for n, c in sorted(chains.items()))
@@ -324,11 +335,14 @@ def _stream(kind: str, key: str, night_id: int) -> Response:
     db.session.remove()  # no connection held while the stream waits
     app = current_app._get_current_object()  # type: ignore[attr-defined]
 
-    def recheck() -> None:
+    def recheck() -> int:
+        """Read the followed games' versions into the hub (a change this process was not
+        told of wakes the stream now); the night's latest started round's id."""
         with app.app_context():
             try:
                 for ident, version in _versions(ids).items():
                     hub.changed(ident, version)
+                return _latest_round(night_id)
             finally:
                 db.session.remove()
 
@@ -354,7 +368,11 @@ def _stream(kind: str, key: str, night_id: int) -> Response:
                 if left <= 0:
                     return
                 if not wake.wait(min(HEARTBEAT_SECONDS, left)):
-                    recheck()
+                    latest = recheck()
+                    if latest != round_id:
+                        # The next round has begun: the page draws its tables anew.
+                        yield _event("round", str(latest))
+                        return
                     yield ": still here\n\n"
 
     response = Response(stream(), mimetype="text/event-stream")
