@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.web.nights import board
 from tests.web.test_clubs import new_club
-from tests.web.test_nights import _roster, links_of, open_night, seat, start, win
+from tests.web.test_nights import _roster, links_of, open_night, post, seat, start, win
 from tests.web.webtable import Table
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
@@ -236,6 +236,23 @@ def test_the_stream_says_when_the_next_round_begins(
     else:
         raise AssertionError("the stream ended without saying the new round")
     assert list(chunks) == []  # and it ends: the page opens it again for the new round
+    response.close()
+
+
+def test_a_table_the_director_ends_is_named_within_a_heartbeat(
+    pushing: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(board, "HEARTBEAT_SECONDS", 0.1)
+    _club, night, _keys = _night(client)
+    response = client.get(f"{night}/board/changes", buffered=False)
+    chunks = iter(response.response)  # type: ignore[arg-type]
+    opening = dict(_tables(chunks, 2))
+    round_page = f"{night}/rounds/1"
+    ended = post(client, f"{round_page}/tables/1/end", round_page)
+    assert ended.status_code == 303
+    assert _tables(chunks, 1) == [(1, opening[1] + 1)]
+    card = client.get(f"{night}/board/tables/1").get_data(as_text=True)
+    assert _version(card) == opening[1] + 1 and "ended by the director" in card
     response.close()
 
 

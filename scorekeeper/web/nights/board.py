@@ -337,11 +337,18 @@ def _stream(kind: str, key: str, night_id: int) -> Response:
 
     def recheck() -> int:
         """Read the followed games' versions into the hub (a change this process was not
-        told of wakes the stream now); the night's latest started round's id."""
+        told of wakes the stream now) and which tables the director has ended (no game
+        changes then); the night's latest started round's id."""
         with app.app_context():
             try:
                 for ident, version in _versions(ids).items():
                     hub.changed(ident, version)
+                rows = db.session.execute(
+                    select(NightTableRow.number, NightTableRow.ended_at).where(
+                        NightTableRow.round_id == round_id
+                    )
+                )
+                ended.update({number: at is not None for number, at in rows})
                 return _latest_round(night_id)
             finally:
                 db.session.remove()
