@@ -73,6 +73,7 @@ def test_the_board_and_the_wall_follow_two_tables_live(
     wall = page_with(**WALL)
     wall.goto(live_server.url + wall_url)
     expect(wall.locator(".board-card")).to_have_count(2)
+    expect(wall.locator("a:visible, button:visible, input:visible")).to_have_count(0)
     for table in tables:  # no table's edit link, anywhere on the wall
         assert table.rsplit("/", 1)[1] not in wall.content()
     expect(wall.locator("#night-board")).to_have_attribute("data-following", "stream")
