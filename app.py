@@ -19,6 +19,7 @@ from scorekeeper.web import htmx, languages, paper, rendered, sharing, table
 from scorekeeper.web.clubs import pages as clubs
 from scorekeeper.web.data import changes, database, doors, replayed
 from scorekeeper.web.drawing import charts, dominoes, fragments
+from scorekeeper.web.nights import board as night_board
 from scorekeeper.web.nights import pages as nights
 from scorekeeper.web.routes import SiteRequest
 from scorekeeper.web.site import (
@@ -53,6 +54,7 @@ ROOMS = (
     table,
     clubs,
     nights,
+    night_board,
     paper,
     sharing,
     # Site-wide concerns on top.

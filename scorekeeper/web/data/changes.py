@@ -61,10 +61,17 @@ class Hub:
         self._by_address: Counter[str] = Counter()
 
     @contextmanager
-    def following(self, game_id: int, version: int, address: str = "") -> Iterator[threading.Event]:
+    def following(
+        self,
+        game_id: int,
+        version: int,
+        address: str = "",
+        wake: threading.Event | None = None,
+    ) -> Iterator[threading.Event]:
         """An event set whenever game ``game_id`` changes, while the body runs (a stream from
-        client ``address``)."""
-        wake = threading.Event()
+        client ``address``). ``wake``: one event to set instead, shared by a stream that
+        follows several games (the night's board)."""
+        wake = wake if wake is not None else threading.Event()
         with self._lock:
             self._waiting.setdefault(game_id, set()).add(wake)
             known = self._versions.get(game_id, version)
