@@ -20,6 +20,7 @@ from scorekeeper.web.clubs import pages as clubs
 from scorekeeper.web.data import changes, database, doors, replayed
 from scorekeeper.web.drawing import charts, dominoes, fragments
 from scorekeeper.web.nights import pages as nights
+from scorekeeper.web.nights import records as night_records
 from scorekeeper.web.routes import SiteRequest
 from scorekeeper.web.site import (
     cli,
@@ -53,6 +54,7 @@ ROOMS = (
     table,
     clubs,
     nights,
+    night_records,
     paper,
     sharing,
     # Site-wide concerns on top.

@@ -184,39 +184,41 @@ class NightRecord:
     rounds: tuple[ReadRound, ...]
 
 
-def _refuse(text: str, **facts: Any) -> NightRecordProblem:
-    return NightRecordProblem(say(text, **facts))
-
-
 def _object(value: object, where: str) -> Mapping[str, Any]:
     if not isinstance(value, dict):
-        raise _refuse("The night record's %(where)s is not a JSON object.", where=where)
+        raise NightRecordProblem(
+            say("The night record's %(where)s is not a JSON object.", where=where)
+        )
     return value
 
 
 def _list(value: object, where: str) -> list[Any]:
     if not isinstance(value, list):
-        raise _refuse("The night record's %(where)s is not a list.", where=where)
+        raise NightRecordProblem(say("The night record's %(where)s is not a list.", where=where))
     return value
 
 
 def _int(value: object, where: str, least: int, most: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
-        raise _refuse(
-            "The night record's %(where)s is a whole number from %(least)s to %(most)s.",
-            where=where,
-            least=least,
-            most=most,
+        raise NightRecordProblem(
+            say(
+                "The night record's %(where)s is a whole number from %(least)s to %(most)s.",
+                where=where,
+                least=least,
+                most=most,
+            )
         )
     return value
 
 
 def _choice(value: object, where: str, choices: Sequence[object]) -> Any:
     if value not in choices:
-        raise _refuse(
-            "The night record's %(where)s is one of %(choices)s.",
-            where=where,
-            choices=", ".join(str(c) for c in choices),
+        raise NightRecordProblem(
+            say(
+                "The night record's %(where)s is one of %(choices)s.",
+                where=where,
+                choices=", ".join(str(c) for c in choices),
+            )
         )
     return value
 
@@ -229,7 +231,9 @@ def _moment(value: object, where: str) -> datetime | None:
     except ValueError:
         moment = None
     if not isinstance(value, str) or moment is None or moment.tzinfo is None:
-        raise _refuse("The night record's %(where)s is not a time with its offset.", where=where)
+        raise NightRecordProblem(
+            say("The night record's %(where)s is not a time with its offset.", where=where)
+        )
     return utc(moment)
 
 
@@ -241,7 +245,7 @@ def _settings(data: Mapping[str, Any]) -> tuple[str, dict[str, object], NightFor
     for value in breaks:
         _choice(value, "tie_breaks", TIE_BREAKS)
     if len(set(breaks)) != len(breaks):
-        raise _refuse("The night record names a tie-break twice.")
+        raise NightRecordProblem(say("The night record names a tie-break twice."))
     night = NightFormat(
         table_size=cast(TableSize, _choice(settings.get("table_size"), "table_size", TABLE_SIZES)),
         rounds=_int(settings.get("rounds"), "rounds", 1, MOST_ROUNDS),
@@ -263,16 +267,16 @@ def _settings(data: Mapping[str, Any]) -> tuple[str, dict[str, object], NightFor
 def _players(data: Mapping[str, Any], rounds: int) -> tuple[tuple[str, int, int | None], ...]:
     listed = _list(data.get("players"), "players")
     if not 2 <= len(listed) <= MOST_PLAYERS:
-        raise _refuse("A night has from 2 to %(most)s players.", most=MOST_PLAYERS)
+        raise NightRecordProblem(say("A night has from 2 to %(most)s players.", most=MOST_PLAYERS))
     read: list[tuple[str, int, int | None]] = []
     keys: set[str] = set()
     for entry in listed:
         player = _object(entry, "player")
         name = player.get("name")
         if not isinstance(name, str) or not name.strip():
-            raise _refuse("A player of the night record has no name.")
+            raise NightRecordProblem(say("A player of the night record has no name."))
         if name_key(name) in keys:
-            raise _refuse("The night record lists %(name)s twice.", name=name)
+            raise NightRecordProblem(say("The night record lists %(name)s twice.", name=name))
         keys.add(name_key(name))
         joined = _int(player.get("joined_round", 1), "joined_round", 1, rounds + 1)
         left = player.get("left_round")
@@ -317,49 +321,63 @@ def _game(value: object, number: int, table: int, index: int, seats: tuple[str, 
 def _round(value: object, number: int, night: NightFormat, keys: set[str], last: bool) -> ReadRound:
     data = _object(value, "round")
     if data.get("number") != number:
-        raise _refuse("The night record's rounds are not numbered 1, 2, 3 in order.")
+        raise NightRecordProblem(
+            say("The night record's rounds are not numbered 1, 2, 3 in order.")
+        )
     seed = _int(data.get("seed"), "seed", 0, 2**31 - 1)
     seats = _object(data.get("seats"), "seats")
     tables_seated = _list(seats.get("tables"), "seats")
     byes = _list(seats.get("byes", []), "byes")
     for table in tables_seated:
         if not isinstance(table, list) or not 2 <= len(table) <= 4:
-            raise _refuse("Round %(round)s has a table that is not 2 to 4 players.", round=number)
+            raise NightRecordProblem(
+                say("Round %(round)s has a table that is not 2 to 4 players.", round=number)
+            )
     seated = [*(n for t in tables_seated for n in t), *byes]
     seen: set[str] = set()
     for name in seated:
         if not isinstance(name, str) or name_key(name) not in keys:
-            raise _refuse(
-                "Round %(round)s seats %(name)s, who is not a player of the night.",
-                round=number,
-                name=str(name),
+            raise NightRecordProblem(
+                say(
+                    "Round %(round)s seats %(name)s, who is not a player of the night.",
+                    round=number,
+                    name=str(name),
+                )
             )
         if name_key(name) in seen:
-            raise _refuse("Round %(round)s seats %(name)s twice.", round=number, name=name)
+            raise NightRecordProblem(
+                say("Round %(round)s seats %(name)s twice.", round=number, name=name)
+            )
         seen.add(name_key(name))
     seating = Seating.from_json({"tables": tables_seated, "byes": byes})
     started_at = _moment(data.get("started_at"), "started_at")
     if started_at is None:
         if not last:
-            raise _refuse("Only the last round of a night can be seated and not started.")
+            raise NightRecordProblem(
+                say("Only the last round of a night can be seated and not started.")
+            )
         return ReadRound(number, seed, seating, None, ())
     listed = _list(data.get("tables"), "tables")
     if len(listed) != len(seating.tables):
-        raise _refuse(
-            "Round %(round)s seats %(seated)s tables but gives %(given)s.",
-            round=number,
-            seated=len(seating.tables),
-            given=len(listed),
+        raise NightRecordProblem(
+            say(
+                "Round %(round)s seats %(seated)s tables but gives %(given)s.",
+                round=number,
+                seated=len(seating.tables),
+                given=len(listed),
+            )
         )
     tables: list[ReadTable] = []
     for index, (entry, seats_at) in enumerate(zip(listed, seating.tables, strict=True), 1):
         table = _object(entry, "table")
         given = _list(table.get("games"), "games")
         if len(given) > night.games_per_match:
-            raise _refuse(
-                "Round %(round)s, table %(table)s has more games than its match plays.",
-                round=number,
-                table=index,
+            raise NightRecordProblem(
+                say(
+                    "Round %(round)s, table %(table)s has more games than its match plays.",
+                    round=number,
+                    table=index,
+                )
             )
         played = tuple(_game(g, number, index, n, seats_at) for n, g in enumerate(given, 1))
         ended_data = table.get("ended")
@@ -400,30 +418,36 @@ def recompute(read: NightRecord) -> list[list[NightStanding]]:
 def _check_standings(stated: object, computed: list[dict[str, Any]]) -> None:
     lines = _list(stated, "standings")
     if len(lines) != len(computed):
-        raise _refuse(
-            "The night record's standings have %(stated)s lines; its games give %(computed)s.",
-            stated=len(lines),
-            computed=len(computed),
+        raise NightRecordProblem(
+            say(
+                "The night record's standings have %(stated)s lines; its games give %(computed)s.",
+                stated=len(lines),
+                computed=len(computed),
+            )
         )
     for number, (line, ours) in enumerate(zip(lines, computed, strict=True), 1):
         given = _object(line, "standings line")
         if name_key(str(given.get("player", ""))) != name_key(ours["player"]):
-            raise _refuse(
-                "Standings line %(line)s is %(stated)s; the games put %(computed)s there.",
-                line=number,
-                stated=str(given.get("player")),
-                computed=ours["player"],
+            raise NightRecordProblem(
+                say(
+                    "Standings line %(line)s is %(stated)s; the games put %(computed)s there.",
+                    line=number,
+                    stated=str(given.get("player")),
+                    computed=ours["player"],
+                )
             )
         for field in ("place", *STANDING_FIELDS):
             if given.get(field) != ours[field]:
-                raise _refuse(
-                    "Standings line %(line)s (%(player)s) says %(field)s %(stated)s; "
-                    "the games give %(computed)s.",
-                    line=number,
-                    player=ours["player"],
-                    field=field,
-                    stated=str(given.get(field)),
-                    computed=ours[field],
+                raise NightRecordProblem(
+                    say(
+                        "Standings line %(line)s (%(player)s) says %(field)s %(stated)s; "
+                        "the games give %(computed)s.",
+                        line=number,
+                        player=ours["player"],
+                        field=field,
+                        stated=str(given.get(field)),
+                        computed=ours[field],
+                    )
                 )
 
 
@@ -436,17 +460,19 @@ def read_night(text: str | bytes) -> NightRecord:
         raise NightRecordProblem(refused.said) from None
     data = _object(parsed, "top")
     if data.get("format") != FORMAT:
-        raise _refuse(
-            "This is not a night record of this version: its format is %(given)s, not %(format)s.",
-            given=str(data.get("format")),
-            format=FORMAT,
+        raise NightRecordProblem(
+            say(
+                "This is not a night record of this version: its format is %(given)s, not %(format)s.",
+                given=str(data.get("format")),
+                format=FORMAT,
+            )
         )
     preset, options, night = _settings(data)
     players = _players(data, night.rounds)
     keys = {name_key(p[0]) for p in players}
     listed = _list(data.get("rounds", []), "rounds")
     if len(listed) > night.rounds:
-        raise _refuse("The night record has more rounds than its settings allow.")
+        raise NightRecordProblem(say("The night record has more rounds than its settings allow."))
     rounds = tuple(_round(r, n, night, keys, n == len(listed)) for n, r in enumerate(listed, 1))
     read = NightRecord(
         _moment(data.get("created_at"), "created_at"), preset, options, night, players, rounds

@@ -557,8 +557,6 @@ def table_size_words(size: TableSize) -> str:
 
 
 def init_app(app: Flask) -> None:
-    """Register the night pages (with the night records' routes)."""
-    from scorekeeper.web.nights import records  # noqa: F401  (its routes join the blueprint)
-
+    """Register the night pages."""
     app.register_blueprint(bp)
     app.add_template_global(table_size_words)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Response, flash, redirect, render_template, request
+from flask import Blueprint, Flask, Response, flash, redirect, render_template, request
 from flask_wtf.file import FileField
 from wtforms import TextAreaField
 
@@ -22,8 +22,10 @@ from scorekeeper.web.forms import SiteForm
 from scorekeeper.web.htmx import Answer
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import lazy_gettext as _l
-from scorekeeper.web.nights.pages import INCOMPLETE, _door, _night, _night_url, bp
+from scorekeeper.web.nights.pages import INCOMPLETE, _door, _night, _night_url
 from scorekeeper.web.routes import IMPORT_BODY, route
+
+bp = Blueprint("night_records", __name__)
 
 
 class NightImportForm(SiteForm):
@@ -81,3 +83,8 @@ def import_night(key: str) -> Answer:
         )
     )
     return redirect(_night_url(row, door.club), code=303)
+
+
+def init_app(app: Flask) -> None:
+    """Register the night records' routes."""
+    app.register_blueprint(bp)
