@@ -214,6 +214,19 @@ def test_bad_night_records_are_refused_and_nothing_is_stored(
         r["rounds"][0]["seats"]["tables"][0][0] = "Nobody"
 
     _refused(app, client, other, changed(stranger), "Nobody, who is not a player")
+    _refused(
+        app,
+        client,
+        other,
+        changed(lambda r: r["settings"]["options"].update(target=[1])),
+        "The night's house rules cannot be played",
+    )
+    _refused(app, client, other, changed(lambda r: r["standings"].pop()), "standings have 8 lines")
+
+    def moved(r: dict[str, Any]) -> None:
+        r["rounds"][0]["tables"][0]["games"][0]["players"].reverse()
+
+    _refused(app, client, other, changed(moved), "Round 1, table 1, game 1 is played by other")
     _refused(app, client, other, b"", "Choose a night record file")
     assert _nights(app) == 1
 

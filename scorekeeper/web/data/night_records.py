@@ -35,7 +35,7 @@ from scorekeeper.rules.nights.format import (
     TableSize,
     TieBreak,
 )
-from scorekeeper.rules.nights.seating import Seating
+from scorekeeper.rules.nights.seating import Seating, sides_of
 from scorekeeper.rules.nights.standings import NightStanding, TableGames, flat, night_standings
 from scorekeeper.rules.options import PRESETS
 from scorekeeper.rules.record import Timed, parse_json, read_timed, write_record
@@ -292,7 +292,9 @@ def _where(number: int, table: int, game: int) -> Message:
     )
 
 
-def _game(value: object, number: int, table: int, index: int, seats: tuple[str, ...]) -> Timed:
+def _game(
+    value: object, number: int, table: int, index: int, seats: tuple[str, ...], partners: bool
+) -> Timed:
     where = _where(number, table, index)
     try:
         timed = read_timed(value, unsettled_last_hand=True)
@@ -308,7 +310,9 @@ def _game(value: object, number: int, table: int, index: int, seats: tuple[str, 
         raise NightRecordProblem(say("%(where)s: %(why)s", where=where, why=located)) from None
     except Refusal as refusal:
         raise NightRecordProblem(say("%(where)s: %(why)s", where=where, why=refusal.said)) from None
-    if [name_key(n) for n in timed.game.players] != [name_key(n) for n in seats]:
+    if [name_key(n) for n in timed.game.players] != [name_key(n) for n in seats] or len(
+        timed.game.sides
+    ) != len(sides_of(seats, partners)):
         raise NightRecordProblem(
             say(
                 "%(where)s is played by other players than the round seats at the table.",
@@ -379,7 +383,9 @@ def _round(value: object, number: int, night: NightFormat, keys: set[str], last:
                     table=index,
                 )
             )
-        played = tuple(_game(g, number, index, n, seats_at) for n, g in enumerate(given, 1))
+        played = tuple(
+            _game(g, number, index, n, seats_at, night.partners) for n, g in enumerate(given, 1)
+        )
         ended_data = table.get("ended")
         entries = None
         ended_at = None
