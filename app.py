@@ -21,6 +21,7 @@ from scorekeeper.web.data import changes, database, doors, replayed
 from scorekeeper.web.drawing import charts, dominoes, fragments
 from scorekeeper.web.nights import board as night_board
 from scorekeeper.web.nights import pages as nights
+from scorekeeper.web.nights import records as night_records
 from scorekeeper.web.routes import SiteRequest
 from scorekeeper.web.site import (
     cli,
@@ -55,6 +56,7 @@ ROOMS = (
     clubs,
     nights,
     night_board,
+    night_records,
     paper,
     sharing,
     # Site-wide concerns on top.

@@ -47,6 +47,11 @@ class Route:
     included)."""
 
 
+IMPORT_BODY = 16 * 1024 * 1024
+"""The largest import: a batch of a club's games or a night's record (a whole club's JSON
+Lines is a few megabytes, some 12 KB a game); every other request stays within the app's
+1 MiB."""
+
 PLAIN = Route()
 """A route that is none of these (and what a request that reaches no route gets)."""
 

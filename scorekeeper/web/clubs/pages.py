@@ -75,7 +75,7 @@ from scorekeeper.web.htmx import Answer
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import lazy_gettext as _l
 from scorekeeper.web.languages import ngettext
-from scorekeeper.web.routes import route
+from scorekeeper.web.routes import IMPORT_BODY, route
 from scorekeeper.web.table import new_game_page
 
 bp = Blueprint("clubs", __name__)
@@ -252,11 +252,6 @@ def watch(key: str) -> tuple[str, int]:
 def new_game(key: str) -> Answer:
     """The new-game form with the club's roster; the game is filed under the club."""
     return new_game_page(club_or_404(key).club)
-
-
-IMPORT_BODY = 16 * 1024 * 1024
-"""The largest club import: a batch of a club's games (a whole club's JSON Lines is a few
-megabytes, some 12 KB a game); every other request stays within the app's 1 MiB."""
 
 
 @bp.route("/clubs/<key:key>/import", methods=["GET", "POST"])

@@ -21,6 +21,7 @@ from scorekeeper.web.data import clubs, games
 from scorekeeper.web.data.database import db
 from scorekeeper.web.data.models import ClubPlayerRow, ClubRow, EventRow, GameRow
 from scorekeeper.web.network import local_addresses
+from scorekeeper.web.site.night_cli import nights_command
 from scorekeeper.web.site.replay_cli import replay_command
 
 STATUS = {"lead": "choosing the leader", "play": "in play", "settle": "settling", "over": "over"}
@@ -277,6 +278,7 @@ def init_app(app: Flask) -> None:
     app.cli.add_command(replay_command)
     app.cli.add_command(games_command)
     app.cli.add_command(clubs_command)
+    app.cli.add_command(nights_command)
     app.cli.add_command(backup_command)
     app.cli.add_command(stats_command)
     app.cli.add_command(serve_command)
