@@ -331,10 +331,17 @@ def test_no_page_is_left_in_english(
 # -- machine contracts ---------------------------------------------------------------------
 
 DATA_ATTRIBUTE = re.compile(r'\sdata-[\w-]+(?:="[^"]*")?')
-WORDED = (" data-language", " data-local", " data-last-score=", " data-spoken=", " data-words-")
+WORDED = (
+    " data-language",
+    " data-local",
+    " data-last-score=",
+    " data-spoken=",
+    " data-words-",
+    " data-part=",
+)
 """Attributes that carry words to a script or a screen reader (what the last entry scored, as
-shown and as spoken; a script's messages), said in the reader's language; and the switcher's
-own links."""
+shown and as spoken; a script's messages), said in the reader's language; the switcher's
+own links; and a kept part's fingerprint, which is of its markup, words included."""
 
 
 def _hooks(html: str) -> list[str]:

@@ -86,6 +86,10 @@ def _door(key: str) -> ClubDoor:
     except ClubNotFound:
         pass
     else:
+        if request.method != "GET":
+            # A change sent through a watch link is answered as the club's own pages answer
+            # it: as if no club had that key (tests/web/test_doors.py).
+            abort(404)
         abort(
             _refused(
                 _(
