@@ -1,5 +1,4 @@
-"""club ratings and penalties: whether a club's ordinary games count toward its ratings, and the
-penalties it agreed
+"""club ratings and penalties: the ratings' rule of the club, and the penalties it agreed
 
 ``club.rate_club_games`` is true for every club (ordinary club games count, as they did in the
 standings); ``club_penalty`` holds each club's named penalties and their amounts, one name per

@@ -13,7 +13,7 @@ are shown, so they cannot drift from the records. Players are told apart by
 
 A rating is shown as OpenSkill's *ordinal*, ``mu - 3 * sigma``: the skill the games so far
 show (``mu``) less three times how unsure they leave it (``sigma``), a figure the player's true
-skill is very likely (about 99.7 %) to be above. Everyone starts at 0 (25 less 3 × 8.33), and
+skill is very likely (about 99.7 %) to be above. Everyone starts at 0 (25 less 3 times 8.33), and
 each game makes the estimate surer, so the uncertainty shrinks as a player plays.
 """
 
@@ -186,7 +186,9 @@ def rate(games: Iterable[RatedGame], roster: Mapping[str, str] = {}) -> Ratings:
         sides = teams(game)
         now = [[current.get(names[seat], Rating()) for seat in side] for side in sides]
         model_teams = [[MODEL.rating(r.mu, r.sigma) for r in side] for side in now]
-        rated: list[list[PlackettLuceRating]] = MODEL.rate(model_teams, ranks=[float(place) for place in ranks(game)])
+        rated: list[list[PlackettLuceRating]] = MODEL.rate(
+            model_teams, ranks=[float(place) for place in ranks(game)]
+        )
         after: dict[str, Rating] = {}
         for side, side_rated, side_now in zip(sides, rated, now, strict=True):
             for seat, new, old in zip(side, side_rated, side_now, strict=True):

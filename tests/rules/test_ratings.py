@@ -42,7 +42,7 @@ def _by_hand(made: list[tuple[RatedGame, list[str], int | None, list[int]]]) -> 
     worked out here from the players, the winner and the scores."""
     model = PlackettLuce()
     ratings: dict[str, object] = {}
-    for rated, players, winner, scores in sorted(made, key=lambda item: item[0].ended):
+    for _rated, players, winner, scores in sorted(made, key=lambda item: item[0].ended):
         if winner is None:
             continue
         if len(players) == 4:

@@ -29,7 +29,7 @@ def ended_at(rows: Sequence[GameRow]) -> dict[int, datetime]:
         .where(EventRow.game_id.in_([row.id for row in rows]), EventRow.undone_at.is_(None))
         .group_by(EventRow.game_id)
     )
-    return {game_id: when for game_id, when in db.session.execute(query).tuples()}
+    return {game_id: when for game_id, when in db.session.execute(query)}
 
 
 def rated_games(

@@ -90,7 +90,7 @@ class CallView:
         return self.called < self.points
 
 
-Where = Literal["picker", "actions", "settle", "lead", "undo", "call"]
+Where = Literal["picker", "actions", "settle", "lead", "undo", "call", "penalty"]
 """The controls a refusal is shown beside: the tile picker, draw and pass, the settlement form,
 the leader's form, undo and redo, the call and the Muggins! buttons."""
 
