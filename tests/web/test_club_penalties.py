@@ -236,7 +236,9 @@ def test_penalties_follow_the_adjustment_rules(client: FlaskClient):
     assert "Nothing was entered." in refused.get_data(as_text=True)
     fives = club_table(client, club, started(client, units="fives"))
     fives.play("5-5")
-    fives.post("penalty", {"seat": "0", "penalty": penalty_ids(fives.page())["Drew and could play"]})
+    fives.post(
+        "penalty", {"seat": "0", "penalty": penalty_ids(fives.page())["Drew and could play"]}
+    )
     assert fives.scores() == {"Ann": -4, "Bob": 0}  # 2 for the 5-5, less 30 points (6 fives)
 
 

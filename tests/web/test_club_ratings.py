@@ -58,7 +58,9 @@ def by_hand(records: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[st
         scores = [result["scores"][side] for side in result["sides"]]
         winner = result["sides"].index(result["winner"])
         places = [
-            0 if side == winner else 1 + len({s for i, s in enumerate(scores) if i != winner and s > score})
+            0
+            if side == winner
+            else 1 + len({s for i, s in enumerate(scores) if i != winner and s > score})
             for side, score in enumerate(scores)
         ]
         new = model.rate(
