@@ -10,13 +10,21 @@ from datetime import datetime, timedelta
 from html import unescape
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
 from openskill.models import PlackettLuce
+from sqlalchemy import select
 
 from scorekeeper.rules import Setup
+from scorekeeper.rules.ratings import Ratings, rate
 from scorekeeper.rules.record import read_record, replay_result, write_record
 from scorekeeper.rules.simulate import play_game
+from scorekeeper.web.data import clubs
+from scorekeeper.web.data.database import db
+from scorekeeper.web.data.models import GameRow
+from scorekeeper.web.data.ratings import club_ratings, rated_games
 from tests.web.test_clubs import import_into, jsonl, new_club, simulated_records, watch_link
+from tests.web.webtable import Table
 
 FIRST_DAY = datetime(2026, 11, 20, 18, 0)
 SECOND_DAY = datetime(2026, 11, 27, 18, 0)
@@ -202,3 +210,51 @@ def test_a_club_without_games_says_the_ratings_start_with_the_first_game_won(
     page = client.get(club).get_data(as_text=True)
     assert "No rated game yet: the ratings start with the first game won." in page
     assert 'data-chart="ratings"' not in page and "data-rating-change" not in page
+
+
+def test_the_kept_ratings_equal_a_recomputation_after_every_change(app: Flask, client: FlaskClient):
+    """The ratings kept in the process (data/ratings.py) are what ``rate`` gives for the games
+    as they are: after an undo that unfinishes a game, and a rename, the page follows."""
+    club = new_club(client)
+    key = club.rsplit("/", 1)[1]
+    import_into(client, club, jsonl(timed_records()))
+
+    def kept_and_fresh() -> tuple[Ratings, Ratings]:
+        with app.test_request_context():
+            found = clubs.find_club(key).club
+            rows = clubs.club_games(found)
+            facts = clubs.finished_facts(rows)
+            spelled = clubs.spellings(found)
+            kept = club_ratings(found, rows, facts, spelled)
+            assert club_ratings(found, rows, facts, spelled) is kept
+            return kept, rate(rated_games(found, rows, facts), spelled)
+
+    kept, fresh = kept_and_fresh()
+    assert kept == fresh and len(kept.steps) == len(timed_records()) - 1
+    with app.app_context():
+        last = db.session.scalars(
+            select(GameRow).where(GameRow.status == "over").order_by(GameRow.id.desc())
+        ).first()
+        assert last is not None
+        edit_key = last.edit_key
+    undone = Table(client, edit_key).post("undo", {})
+    assert undone.status_code == 303
+    kept, fresh = kept_and_fresh()
+    assert kept == fresh and len(kept.steps) == len(timed_records()) - 2
+    assert rating_cells(client.get(club).get_data(as_text=True)) == {
+        name: {
+            "rating": shown(rating.ordinal),
+            "skill": shown(rating.mu),
+            "uncertainty": shown(rating.uncertainty),
+            "rated-games": str(rating.games),
+        }
+        for name, rating in fresh.players.items()
+    }
+    with app.test_request_context():
+        found = clubs.find_club(key).club
+        ann = next(player for player in clubs.roster(found) if player.name == "Ann")
+        clubs.rename(found, ann.id, "Annie")
+    kept, fresh = kept_and_fresh()
+    assert kept == fresh and "Annie" in kept.players and "Ann" not in kept.players
+    cells = rating_cells(client.get(club).get_data(as_text=True))
+    assert cells["Annie"]["rating"] == shown(fresh.players["Annie"].ordinal)

@@ -5,12 +5,19 @@ A game ended when its last live entry was stored (the entry that won it), read f
 events; its facts (final scores, sides, winner) come from the cache of facts, itself kept
 equal to the events. Nothing about the ratings is stored, so they follow every undo, rename,
 merge and deletion at once.
+
+The ratings of the last few clubs shown are kept in the process, keyed by everything they are
+computed from (each counted game's players, sides, scores, winner and end, and the roster's
+spellings): OpenSkill costs some 0.15 ms a game (bench/README.md), and a club page is viewed
+far more often than its games change. A change of any game makes another key, so what is kept
+is always what :func:`~scorekeeper.rules.ratings.rate` gives for the games as they are.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from datetime import datetime
+from functools import lru_cache
 
 from sqlalchemy import func, select
 
@@ -75,4 +82,14 @@ def club_ratings(
 ) -> Ratings:
     """The club's ratings from its games ``rows`` and their ``facts`` (see :func:`rated_games`),
     players shown as the ``roster`` spells them."""
-    return rate(rated_games(club, rows, facts, always), roster)
+    return rated(tuple(rated_games(club, rows, facts, always)), tuple(sorted(roster.items())))
+
+
+KEPT = 8
+"""How many clubs' ratings a process keeps (a club of 2,000 games takes about a megabyte)."""
+
+
+@lru_cache(maxsize=KEPT)
+def rated(games: tuple[RatedGame, ...], roster: tuple[tuple[str, str], ...]) -> Ratings:
+    """:func:`~scorekeeper.rules.ratings.rate` of ``games``, kept for the same games again."""
+    return rate(games, dict(roster))
