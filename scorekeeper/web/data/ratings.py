@@ -9,9 +9,9 @@ merge and deletion at once.
 The ratings of the last few clubs shown are kept in the process, keyed by what they are
 computed from: the club (its secret key, unique in every database, so that two databases in
 one process never share an entry), each counted game's id and version (which every change of
-a game, an undo or a rename too, moves on) and the roster's spellings. OpenSkill costs some 0.15 ms a game, and
-reading when each game ended as much again (bench/README.md), while a club page is viewed far
-more often than its games change. What is kept is always what
+a game, an undo or a rename too, moves on) and the roster's spellings. OpenSkill and reading
+when each game ended nearly double a club page's time (bench/README.md), while a club page is
+viewed far more often than its games change. What is kept is always what
 :func:`~scorekeeper.rules.ratings.rate` gives for the games as they are.
 """
 
