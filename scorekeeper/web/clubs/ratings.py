@@ -33,12 +33,10 @@ def shown(value: float) -> str:
 
 
 def signed(value: float) -> str:
-    """A change of rating with its sign (a minus sign, U+2212, below 0): +1.5, 0.0."""
+    """A change of rating with its sign, as the page writes a rating: +1.5, -0.3, 0.0."""
     rounded = round(value, 1) + 0.0
-    text = languages.number(abs(rounded))
-    if rounded > 0:
-        return f"+{text}"
-    return f"\u2212{text}" if rounded < 0 else text
+    text = shown(rounded)
+    return f"+{text}" if rounded > 0 else text
 
 
 def day_label(day: date) -> str:
