@@ -422,3 +422,44 @@ def test_club_nights_migrate_up_and_down_leaving_the_clubs_games(tmp_path: Path)
         assert db.session.execute(text("SELECT count(*) FROM game")).scalar_one() == 1
         db.session.remove()
         db.engine.dispose()
+
+
+BEFORE_PENALTIES = "c7e9a1b3d5f2"
+"""The schema before a club kept penalties and its ratings' rule."""
+
+
+def test_clubs_stored_before_penalties_count_their_games_and_keep_their_roster(tmp_path: Path):
+    """A plain ADD COLUMN: the club's roster and games stay (a copy of the club table would
+    have deleted the roster through ON DELETE CASCADE); its ordinary games count toward its
+    ratings, it has no penalties yet, and can agree one."""
+    app = _app_on(tmp_path)
+    with app.app_context():
+        if OTHER_DATABASE:
+            empty(db.engine)
+        flask_migrate.upgrade(revision=BEFORE_PENALTIES)
+        club = _stored_club(None)
+        db.session.execute(
+            text(
+                "INSERT INTO club_player (club_id, name, name_key, created_at) SELECT id, 'Ann',"
+                " 'ann', created_at FROM club WHERE edit_key = :club"
+            ),
+            {"club": club},
+        )
+        db.session.commit()
+        db.session.remove()
+        flask_migrate.upgrade()
+        counts = db.session.execute(text("SELECT rate_club_games FROM club")).scalar_one()
+        roster = db.session.execute(text("SELECT name FROM club_player")).scalars().all()
+        db.session.remove()
+    assert counts in (True, 1) and roster == ["Ann"]
+    client = app.test_client()
+    agreed = client.post(f"/clubs/{club}/penalties", data={"name": "Misdeal", "amount": "-25"})
+    assert agreed.status_code == 303
+    page = client.get(f"/clubs/{club}").get_data(as_text=True)
+    assert 'data-penalty-setting="Misdeal"' in page and "data-rate-club-games checked" in page
+    with app.app_context():
+        flask_migrate.downgrade(revision=BEFORE_PENALTIES)
+        roster = db.session.execute(text("SELECT name FROM club_player")).scalars().all()
+        assert roster == ["Ann"]
+        db.session.remove()
+        db.engine.dispose()

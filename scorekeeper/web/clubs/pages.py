@@ -39,7 +39,7 @@ from scorekeeper.rules.standings import (
     standings,
 )
 from scorekeeper.web import languages
-from scorekeeper.web.clubs import exports
+from scorekeeper.web.clubs import exports, settings
 from scorekeeper.web.clubs.batch import (
     BatchProblem,
     hold,
@@ -55,7 +55,8 @@ from scorekeeper.web.clubs.forms import (
     MergeForm,
     RenameForm,
 )
-from scorekeeper.web.data import clubs, nights
+from scorekeeper.web.clubs.ratings import ratings_view
+from scorekeeper.web.data import clubs, nights, penalties
 from scorekeeper.web.data.club_doors import remember_club
 from scorekeeper.web.data.clubs import (
     CLUB_EDIT,
@@ -133,7 +134,8 @@ def _club_page(door: ClubDoor) -> tuple[str, int]:
     remember_club(door)
     rows = clubs.club_games(club)
     facts = clubs.finished_facts(rows)
-    table = standings(clubs.played(rows, facts), clubs.spellings(club))
+    spelled = clubs.spellings(club)
+    table = standings(clubs.played(rows, facts), spelled)
     sort = request.args.get("sort", DEFAULT_SORT)
     if sort not in PLAYER_STATS:
         sort = DEFAULT_SORT
@@ -163,6 +165,8 @@ def _club_page(door: ClubDoor) -> tuple[str, int]:
         figure=figure,
         score_line=score_line,
         nights=nights.nights_of(club) if door.editable else [],
+        ratings=ratings_view(club, rows, facts, spelled, request.args.get("day")),
+        penalties=penalties.club_penalties(club.id) if door.editable else [],
     )
     return page, 200
 
@@ -564,3 +568,4 @@ def init_app(app: Flask) -> None:
     """Register the club pages."""
     app.register_blueprint(bp)
     app.add_template_global(club_url)
+    settings.init_app(app)

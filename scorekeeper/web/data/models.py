@@ -6,7 +6,7 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, Integer, String, text
+from sqlalchemy import JSON, ForeignKey, Index, Integer, String, text, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.web.data.database import Base
@@ -147,6 +147,8 @@ class ClubRow(Base):
     defaults: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     """The house rules the club's new-game form starts with: ``preset``, ``options`` (those
     that differ from the preset) and ``partners``, or None for the preset's own."""
+    rate_club_games: Mapped[bool] = mapped_column(default=True, server_default=true())
+    """Whether the club's ordinary games (played outside a night) count toward its ratings."""
 
     players: Mapped[list[ClubPlayerRow]] = relationship(
         back_populates="club", order_by="ClubPlayerRow.name", cascade="all, delete-orphan"
@@ -168,6 +170,22 @@ class ClubPlayerRow(Base):
     created_at: Mapped[datetime] = mapped_column(default=now)
 
     club: Mapped[ClubRow] = relationship(back_populates="players")
+
+
+class ClubPenaltyRow(Base):
+    """A penalty the club agreed once ("drew and could play: -30"): on the play screen of the
+    club's games it is an adjustment with this ``name`` as its reason and ``amount`` points.
+    ``name_key`` (see ``rules.names.name_key``) keeps two penalties of one name apart."""
+
+    __tablename__ = "club_penalty"
+    __table_args__ = (Index("uq_club_penalty_name", "club_id", "name_key", unique=True),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    club_id: Mapped[int] = mapped_column(ForeignKey("club.id", ondelete="CASCADE"))
+    name: Mapped[str] = mapped_column(String(200))
+    name_key: Mapped[str] = mapped_column(String(200))
+    amount: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(default=now)
 
 
 class GameFactsRow(Base):

@@ -17,11 +17,21 @@ from scorekeeper.rules import Adjust, Refusal
 from scorekeeper.rules.wording import signed
 from scorekeeper.web.data import games
 from scorekeeper.web.data.loaded import Loaded
+from scorekeeper.web.data.penalties import find_penalty
+from scorekeeper.web.htmx import Answer
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.routes import route
-from scorekeeper.web.table.answers import ENTERED, Unwritten, load_table, written
+from scorekeeper.web.table.answers import (
+    ENTERED,
+    Unwritten,
+    commit,
+    incomplete,
+    load_table,
+    render_table,
+    written,
+)
 from scorekeeper.web.table.blueprint import bp
-from scorekeeper.web.table.forms import AdjustForm
+from scorekeeper.web.table.forms import AdjustForm, PenaltyForm
 from scorekeeper.web.table.view import table_view
 
 
@@ -82,3 +92,30 @@ def adjust(key: str) -> Response | tuple[str, int]:
     )
     flash("", ENTERED)
     return redirect(url_for("games.table", key=key), code=303)
+
+
+@bp.post("/games/<key:key>/penalty")
+@route(entry=True, changes_game=True)
+def penalty(key: str) -> Answer:
+    """A penalty the game's club agreed, tapped on the play screen: an ordinary adjustment of
+    the chosen player's side by the penalty's amount, its name the reason. The referee checks
+    it as any adjustment (refused once the game is won, or before hand 1 is led)."""
+    loaded = load_table(key)
+    form = PenaltyForm()
+    if not form.validate():
+        return incomplete(loaded)
+    game, club_id = loaded.game, loaded.row.club_id
+    agreed = None if club_id is None else find_penalty(club_id, form.penalty.data or 0)
+    seat = form.seat.data
+    problem = None
+    if agreed is None:
+        problem = _(
+            "That penalty is not one of the club's penalties any more (reload the page). "
+            "Nothing was entered."
+        )
+    elif seat is None or seat >= len(game.players):
+        problem = _("Choose the player first, then tap the penalty. Nothing was entered.")
+    if problem is not None or agreed is None or seat is None:
+        return render_table(table_view(loaded, notice=problem, notice_kind="refused"), 422)
+    points = agreed.amount // 5 if game.rules.in_fives else agreed.amount
+    return commit(loaded, form.seen, [Adjust(seat, points, agreed.name)], "penalty")

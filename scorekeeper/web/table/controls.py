@@ -91,7 +91,7 @@ class CallView:
         return self.called < self.points
 
 
-Where = Literal["picker", "actions", "settle", "lead", "undo", "call", "guess"]
+Where = Literal["picker", "actions", "settle", "lead", "undo", "call", "guess", "penalty"]
 """The controls a refusal is shown beside: the tile picker, draw and pass, the settlement form,
 the leader's form, undo and redo, the call and the Muggins! buttons, the guesses of a hidden
 count (practice mode)."""

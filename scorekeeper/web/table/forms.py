@@ -155,6 +155,14 @@ class AdjustForm(EntryForm):
         return points if self.way.data == "up" else -points
 
 
+class PenaltyForm(EntryForm):
+    """A penalty the club agreed, entered as an adjustment: the player's seat and the penalty's
+    id (the button tapped)."""
+
+    seat = IntegerField("seat", validators=[Optional(), NumberRange(min=0, max=MOST_PLAYERS - 1)])
+    penalty = IntegerField("penalty", validators=[InputRequired(), NumberRange(min=1)])
+
+
 class SettleForm(EntryForm):
     """What each player still holding tiles has left; the fields are ``held-<seat>``."""
 

@@ -24,9 +24,10 @@ from scorekeeper.rules.explain import count_line
 from scorekeeper.rules.gains import play_points
 from scorekeeper.rules.messages import Message
 from scorekeeper.rules.tiles import TileSet
-from scorekeeper.rules.wording import partnership
+from scorekeeper.rules.wording import partnership, signed
 from scorekeeper.web import languages
 from scorekeeper.web.data.loaded import Door, Loaded
+from scorekeeper.web.data.penalties import club_penalties
 from scorekeeper.web.drawing.charts import has_chart
 from scorekeeper.web.drawing.cribbage import Board
 from scorekeeper.web.drawing.cribbage import board as cribbage_board
@@ -60,6 +61,29 @@ from scorekeeper.web.table.scoreboard import (
     last_score,
 )
 from scorekeeper.web.table.settlement import EndOfHand
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyButton:
+    """A penalty the club agreed, as its button on the play screen: the id the form sends, its
+    name (the adjustment's reason) and what it does to the score in the game's units."""
+
+    id: int
+    name: str
+    points: str
+
+
+def penalty_buttons(loaded: Loaded) -> tuple[PenaltyButton, ...]:
+    """The club's penalties for the game ``loaded``: none outside a club, behind the watch
+    link, or while no score may be adjusted (before hand 1 is led, after the game is won)."""
+    game, club_id = loaded.game, loaded.row.club_id
+    if club_id is None or not loaded.door.editable or game.hand is None or game.winner is not None:
+        return ()
+    per_point = 5 if game.rules.in_fives else 1
+    return tuple(
+        PenaltyButton(penalty.id, penalty.name, signed(penalty.amount // per_point))
+        for penalty in club_penalties(club_id)
+    )
 
 
 @dataclass
@@ -98,6 +122,9 @@ class TableView(EndOfHand):
     rematch: Door | None = None
     """The rematch of this finished game, behind the same kind of door, once one is started:
     the page moves there by itself (static/js/live.js) and links to it."""
+    penalties: tuple[PenaltyButton, ...] = ()
+    """The penalties the game's club agreed, offered as one-tap adjustments while a score may
+    be adjusted (behind the edit link, in a club's game only)."""
 
     @property
     def notice_text(self) -> str | None:
@@ -563,5 +590,6 @@ def table_view(loaded: Loaded, **kwargs: Any) -> TableView:
         loaded.version,
         redo_label=redo,
         rematch=rematch,
+        penalties=penalty_buttons(loaded),
         **kwargs,
     )
