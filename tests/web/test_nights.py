@@ -16,7 +16,7 @@ from scorekeeper.rules.record import load_record
 from scorekeeper.rules.stats import game_facts
 from tests.web.test_clubs import new_club
 from tests.web.webforms import form_for, read_forms
-from tests.web.webtable import Table
+from tests.web.webtable import Table, new_game
 
 KEY = r"[A-Za-z0-9_-]{22}"
 QUICK = {"target": "10", "win_check": "immediate"}
@@ -426,3 +426,23 @@ def test_the_night_form_loads_a_presets_house_rules_and_the_clubs_own(client: Fl
     fives_up = {rule.name: str(rule.default("fives-up", 2)) for rule in HOUSE_RULES}
     assert {name: form.values[name] for name in fives_up} == fives_up
     assert 'data-club-night="' not in client.get(club).get_data(as_text=True), "nothing opened"
+
+
+def test_a_nights_games_count_toward_ratings_when_ordinary_games_do_not(
+    client: FlaskClient,
+) -> None:
+    club = new_club(client)
+    _roster(client, club, NAMES[:4])
+    assert client.post(f"{club}/ratings", data={}).status_code == 303  # ordinary games: off
+    ordinary = new_game(client, ["Yan", "Zoe"], leader="random", **QUICK)
+    assert client.post(f"{club}/games", data={"link": f"/games/{ordinary.key}"}).status_code == 303
+    win(client, ordinary.key)
+    page = client.get(club).get_data(as_text=True)
+    assert "data-rated=" not in page, "an ordinary game does not count"
+    night = open_night(client, club, NAMES[:4], table_size="2", rounds="1")
+    keys = links_of(start(client, seat(client, night)))
+    for key in keys:
+        win(client, key)
+    page = client.get(club).get_data(as_text=True)
+    rated = set(re.findall(r'data-rated="([^"]+)"', page))
+    assert rated == set(NAMES[:4]), "each night game's players are rated, and only they"

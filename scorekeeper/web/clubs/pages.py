@@ -165,7 +165,9 @@ def _club_page(door: ClubDoor) -> tuple[str, int]:
         figure=figure,
         score_line=score_line,
         nights=nights.nights_of(club) if door.editable else [],
-        ratings=ratings_view(club, rows, facts, spelled, request.args.get("day")),
+        ratings=ratings_view(
+            club, rows, facts, spelled, request.args.get("day"), nights.night_game_ids(club, rows)
+        ),
         penalties=penalties.club_penalties(club.id) if door.editable else [],
     )
     return page, 200

@@ -9,7 +9,7 @@ evening: the games that ended on it (a day of the server's clock, UTC).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -120,10 +120,12 @@ def ratings_view(
     facts: dict[int, GameFacts],
     roster: dict[str, str],
     chosen_day: str | None,
+    always: Collection[int] = (),
 ) -> RatingsView:
     """The club's ratings and the change the day ``chosen_day`` (``YYYY-MM-DD``; the latest
-    day with rated games when it names none of them) brought."""
-    ratings = club_ratings(club, rows, facts, roster)
+    day with rated games when it names none of them) brought; the games ``always`` (its
+    nights') count whatever the club says of its ordinary games."""
+    ratings = club_ratings(club, rows, facts, roster, always)
     table = [
         RatingRow(
             name,

@@ -440,6 +440,27 @@ def end_table(night: NightRow, number: int, table_number: int) -> TableNow:
     return table_now(table, night, seats)
 
 
+def night_game_ids(club: ClubRow, rows: Sequence[GameRow]) -> set[int]:
+    """The ids of the club's games ``rows`` played at a table of one of its nights, a best of
+    3's rematches too: they count toward the club's ratings whatever the club says of its
+    ordinary games. One query for the tables' first games; rematches are followed among
+    ``rows``."""
+    first = db.session.scalars(
+        select(NightTableRow.game_id)
+        .join(NightRoundRow, NightTableRow.round_id == NightRoundRow.id)
+        .join(NightRow, NightRoundRow.night_id == NightRow.id)
+        .where(NightRow.club_id == club.id, NightTableRow.game_id.is_not(None))
+    ).all()
+    by_id = {row.id: row for row in rows}
+    found: set[int] = set()
+    for game_id in first:
+        row = by_id.get(game_id) if game_id is not None else None
+        while row is not None and row.id not in found:
+            found.add(row.id)
+            row = by_id.get(row.rematch_id) if row.rematch_id is not None else None
+    return found
+
+
 # -- standings --------------------------------------------------------------------------------
 
 
