@@ -3,12 +3,13 @@
 From the bottom up:
 
 - **leaves** (``languages``, ``htmx``, ``routes``, ``bounded``, ``rendered``,
-  ``rendered_files``, ``forms``, ``drawing/``): the site's words, answering htmx and plain
-  browsers alike, what each route is (said where it is declared, read by the site-wide
-  concerns), the one hand-built cache and the pages kept in it once per version (and shared
-  by a server's workers as files), the forms' common base, and the pictures
-  (dominoes, the layout, charts, the cribbage board). They import the referee and each other,
-  no room above.
+  ``rendered_files``, ``forms``, ``drawing/``, ``network``, ``streaming``): the site's words,
+  answering htmx and plain browsers alike, what each route is (said where it is declared, read
+  by the site-wide concerns), the one hand-built cache and the pages kept in it once per
+  version (and shared by a server's workers as files), the forms' common base, the pictures
+  (dominoes, the layout, charts, the cribbage board), this machine's address on the local
+  network, and how an event stream is held open. They import the referee and each other, no
+  room above.
 - **data** (``data/``): the database, the games and clubs stores, the replay cache, and the
   doors (keys, what a browser remembers). Below every page.
 - **areas**: ``table/`` (My games, a new game and import, the table and its entries,
@@ -35,6 +36,7 @@ LAYERS = (
         "forms",
         "drawing",
         "network",
+        "streaming",
     ),
     ("data",),
     ("table", "sharing", "paper", "clubs", "nights"),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import socket
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -43,6 +42,13 @@ from scorekeeper.web.data.games import NotFound
 from scorekeeper.web.data.loaded import WATCH, Door, Loaded
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.routes import route
+from scorekeeper.web.streaming import (
+    HEARTBEAT_SECONDS,
+    RETRY_MS,
+    STREAM_SECONDS,
+    can_hold_open,
+    gevent_patched,
+)
 from scorekeeper.web.table import table_view
 
 bp = Blueprint("sharing", __name__)
@@ -308,41 +314,6 @@ def etag(version: int, language: str) -> str:
     return f"v{version}-{language}"
 
 
-STREAM_SECONDS = 300
-"""How long one event stream stays open. The browser opens it again by itself (after the
-``retry`` it was sent), and the key is checked again: a stream never outlives its game's
-deletion by more than this, and a proxy's idle timeout never cuts one off unseen."""
-HEARTBEAT_SECONDS = 20
-"""A comment line sent when nothing changed for this long, so that proxies keep the line open
-and a phone that went away is noticed (the write fails) and its stream let go where the
-connection is not watched; and the game's version read again from the database, so that a
-change whose news this process missed is sent at the latest this long after."""
-RETRY_MS = 3000
-
-
-def _gevent_patched() -> bool:
-    """Whether this process runs under gevent, its sockets patched (gunicorn's gevent worker)."""
-    if "gevent" not in sys.modules:
-        return False
-    from gevent import monkey
-
-    return bool(monkey.is_module_patched("socket"))
-
-
-def _can_hold_open() -> bool:
-    """Whether this server can keep a request open without holding up others: a gevent worker
-    (the hosting recipe, and ``flask serve``), or Flask's threaded development server. A sync
-    worker cannot (a stream would take the whole worker), so its pages poll. ``LIVE_PUSH``
-    set True or False decides instead."""
-    setting = current_app.config.get("LIVE_PUSH", "auto")
-    if setting in (True, False):
-        return bool(setting)
-    if _gevent_patched():
-        return True
-    server = str(request.environ.get("SERVER_SOFTWARE", ""))
-    return bool(request.environ.get("wsgi.multithread")) and server.startswith("Werkzeug/")
-
-
 @bp.get(f"/{DOORS}/<key:key>/changes")
 def changes_stream(door: str, key: str) -> Response:
     """The game's changes, pushed as they are stored: an event stream (``text/event-stream``).
@@ -364,7 +335,7 @@ def changes_stream(door: str, key: str) -> Response:
         game_id, version = games.followed(key, door)
     except NotFound:
         abort(404, description=NO_GAME)
-    if not _can_hold_open():
+    if not can_hold_open():
         return Response(status=204)
     hub, address = changes.hub(), request.remote_addr or ""
     full = hub.streams >= current_app.config["LIVE_STREAMS"]
@@ -473,7 +444,7 @@ def _hang_up(environ: dict[str, Any], wake: threading.Event) -> Iterator[Callabl
         yield lambda: False
         return
     _probe_when_silent(connection)
-    if not _gevent_patched():
+    if not gevent_patched():
         yield lambda: _closed(connection)
         return
     from gevent import get_hub

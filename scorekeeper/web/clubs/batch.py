@@ -29,7 +29,7 @@ from scorekeeper.rules.options import PRESET_TITLES, parse_options
 from scorekeeper.rules.record import Timed, parse_json, read_timed
 from scorekeeper.rules.setup import PARTNERS_PLAYERS
 from scorekeeper.web.clubs.exports import CLUB_FORMAT
-from scorekeeper.web.table.records import LeftOut, left_out_rules
+from scorekeeper.web.table import LeftOut, left_out_rules
 
 MAX_RECORDS = 500
 """The most records one batch may hold."""

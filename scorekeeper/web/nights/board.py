@@ -44,9 +44,8 @@ from scorekeeper.web.htmx import Answer
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.nights import pages
 from scorekeeper.web.routes import route
-from scorekeeper.web.sharing import HEARTBEAT_SECONDS, RETRY_MS, STREAM_SECONDS, _can_hold_open
-from scorekeeper.web.table import table_view
-from scorekeeper.web.table.view import TableView
+from scorekeeper.web.streaming import HEARTBEAT_SECONDS, RETRY_MS, STREAM_SECONDS, can_hold_open
+from scorekeeper.web.table import TableView, table_view
 
 bp = Blueprint("night_board", __name__)
 
@@ -323,7 +322,7 @@ def _event(name: str, data: str) -> str:
 def _stream(kind: str, key: str, night_id: int) -> Response:
     night = _open(kind, key, night_id)[1]
     round_id, chains, ended = _followed(night)
-    if not _can_hold_open():
+    if not can_hold_open():
         return Response(status=204)
     hub, address = changes.hub(), request.remote_addr or ""
     ids = [i for chain in chains.values() for i in chain]

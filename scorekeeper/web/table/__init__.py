@@ -15,6 +15,7 @@ from scorekeeper.web.table.answers import render_table
 from scorekeeper.web.table.blueprint import bp
 from scorekeeper.web.table.forms import NewGameForm, house_rule_field
 from scorekeeper.web.table.new_game import new_game_page
+from scorekeeper.web.table.records import LeftOut, left_out_rules
 from scorekeeper.web.table.view import TableView, table_view
 
 ROUTES = (home, entries, adjusting, new_game, records)
@@ -30,10 +31,12 @@ def init_app(app: Flask) -> None:
 
 __all__ = [
     "ROUTES",
+    "LeftOut",
     "NewGameForm",
     "TableView",
     "house_rule_field",
     "init_app",
+    "left_out_rules",
     "new_game_page",
     "render_table",
     "table_view",
