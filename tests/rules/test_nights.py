@@ -50,7 +50,11 @@ def _match(seats: tuple[str, ...], night: NightFormat, rng: random.Random) -> li
     played = []
     wins: Counter[int] = Counter()
     for _ in range(night.games_per_match):
+        # A table's next game follows a game won (its rematch); the simulation gives up on a
+        # game whose scores run away below zero, and a table would play that one on.
         game = play_game(setup, rng)
+        while game.winner is None:
+            game = play_game(setup, rng)
         played.append(game)
         wins[game.winner] += 1
         if max(wins.values()) >= 2 or night.games_per_match == 1:
