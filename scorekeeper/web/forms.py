@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from flask_babel import get_translations
 from flask_wtf import FlaskForm
+from werkzeug.datastructures import FileStorage
 from wtforms import Field
 from wtforms.validators import ValidationError
 
@@ -61,3 +62,12 @@ def plain_name(form: FlaskForm, field: Field) -> None:
         problem = name_problem(field.data.strip())
         if problem is not None:
             raise ValidationError(said(problem))
+
+
+def uploaded_or_pasted(upload: FileStorage | None, pasted: str | None) -> bytes:
+    """What an import form was given: the chosen file's bytes, else the pasted text's. A lone
+    surrogate pasted is kept (``surrogatepass``), for the record's reader to refuse by name."""
+    data = upload.read() if upload else b""
+    if not data.strip():
+        data = (pasted or "").encode("utf-8", "surrogatepass")
+    return data

@@ -72,6 +72,7 @@ from scorekeeper.web.data.games import NotFound
 from scorekeeper.web.data.loaded import EDIT
 from scorekeeper.web.data.models import KEY_PATTERN, ClubRow
 from scorekeeper.web.drawing.charts import wins_chart
+from scorekeeper.web.forms import uploaded_or_pasted
 from scorekeeper.web.htmx import Answer
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import lazy_gettext as _l
@@ -271,10 +272,7 @@ def import_games(key: str) -> Answer:
         return render_template("clubs/import.html", **context), 200
     if not form.validate():
         return render_template("clubs/import.html", problem=str(INCOMPLETE), **context), 400
-    upload = form.records.data
-    data: bytes = upload.read() if upload else b""
-    if not data.strip():
-        data = (form.text.data or "").encode("utf-8", "surrogatepass")
+    data = uploaded_or_pasted(form.records.data, form.text.data)
     confirmed = bool(form.held.data)
     try:
         if confirmed:

@@ -18,7 +18,7 @@ from scorekeeper.web import languages
 from scorekeeper.web.data import night_records
 from scorekeeper.web.data.club_doors import remember_club
 from scorekeeper.web.data.night_records import NightRecordProblem
-from scorekeeper.web.forms import SiteForm
+from scorekeeper.web.forms import SiteForm, uploaded_or_pasted
 from scorekeeper.web.htmx import Answer
 from scorekeeper.web.languages import gettext as _
 from scorekeeper.web.languages import lazy_gettext as _l
@@ -63,10 +63,7 @@ def import_night(key: str) -> Answer:
         return render_template("nights/import.html", **context), 200
     if not form.validate():
         return render_template("nights/import.html", problem=str(INCOMPLETE), **context), 400
-    upload = form.record.data
-    data: bytes = upload.read() if upload else b""
-    if not data.strip():
-        data = (form.text.data or "").encode("utf-8", "surrogatepass")
+    data = uploaded_or_pasted(form.record.data, form.text.data)
     if not data.strip():
         problem = _("Choose a night record file or paste one: nothing was imported.")
         return render_template("nights/import.html", problem=problem, **context), 422
