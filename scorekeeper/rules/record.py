@@ -29,6 +29,7 @@ from scorekeeper.rules.events import (
     Pass,
     Play,
     Settle,
+    TimeCalled,
 )
 from scorekeeper.rules.game import Game, Hand, Scored
 from scorekeeper.rules.house_rule import OptionValue
@@ -226,7 +227,7 @@ def _push_listed(
     for index, obj in enumerate(listed, first):
         try:
             event = parse_event(obj, game.setup)
-            if only_adjustments and not isinstance(event, Adjust):
+            if only_adjustments and not isinstance(event, Adjust | TimeCalled):
                 raise MalformedInput(
                     say(
                         "Only adjustments come after a hand's settlement; hand %(hand)s "
@@ -490,6 +491,10 @@ def _write_guess(event: Guess, names: tuple[str, ...]) -> dict[str, Any]:
     return {"player": names[event.player], "guess": event.points}
 
 
+def _write_time(event: TimeCalled, names: tuple[str, ...]) -> dict[str, Any]:
+    return {"time": event.rule}
+
+
 def _write_adjust(event: Adjust, names: tuple[str, ...]) -> dict[str, Any]:
     return {"player": names[event.player], "adjust": event.points, "reason": event.reason}
 
@@ -507,6 +512,7 @@ _WRITERS: dict[type, Callable[[Any, tuple[str, ...]], dict[str, Any]]] = {
     Claim: _write_claim,
     Guess: _write_guess,
     Adjust: _write_adjust,
+    TimeCalled: _write_time,
     Draw: _write_draw,
     Pass: _write_pass,
 }
@@ -562,13 +568,17 @@ def replay_result(game: Game) -> dict[str, Any]:
         notes = referee_notes(game, index + 1)
         if notes:  # only where there are any: older readers see nothing else change
             hands[-1]["notes"] = [str(note.message) for note in notes]
-    return {
+    result: dict[str, Any] = {
         "ok": True,
         "sides": list(sides),
         "scores": per_side(game.scores),
         "winner": None if game.winner is None else sides[game.winner],
         "hands": hands,
     }
+    if game.time is not None:  # only where time was called (docs/rules.md 8f)
+        result["time"] = game.time
+        result["won_at_time"] = game.won_at_time
+    return result
 
 
 def _replayed_play(game: Game, scored: Scored) -> dict[str, Any]:
