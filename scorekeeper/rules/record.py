@@ -568,7 +568,7 @@ def replay_result(game: Game) -> dict[str, Any]:
         notes = referee_notes(game, index + 1)
         if notes:  # only where there are any: older readers see nothing else change
             hands[-1]["notes"] = [str(note.message) for note in notes]
-    result: dict[str, Any] = {
+    replayed: dict[str, Any] = {
         "ok": True,
         "sides": list(sides),
         "scores": per_side(game.scores),
@@ -576,9 +576,9 @@ def replay_result(game: Game) -> dict[str, Any]:
         "hands": hands,
     }
     if game.time is not None:  # only where time was called (docs/rules.md 8f)
-        result["time"] = game.time
-        result["won_at_time"] = game.won_at_time
-    return result
+        replayed["time"] = game.time
+        replayed["won_at_time"] = game.won_at_time
+    return replayed
 
 
 def _replayed_play(game: Game, scored: Scored) -> dict[str, Any]:

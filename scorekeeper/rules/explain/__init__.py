@@ -59,7 +59,9 @@ __all__ = [
     "settled_lines",
 ]
 
-EventKind = Literal["new-hand", "play", "draw", "pass", "settle", "muggins", "adjust", "guess", "time"]
+EventKind = Literal[
+    "new-hand", "play", "draw", "pass", "settle", "muggins", "adjust", "guess", "time"
+]
 """An event's kind as the log shows it (its ``data-kind``)."""
 
 

@@ -57,8 +57,7 @@ def _standing(game: Game) -> Message:
     leaders = [game.sides[s] for s, score in enumerate(game.scores) if score == best]
     if len(leaders) > 1:
         return say(
-            "%(sides)s level at %(score)s at the time limit: another hand, until a side is "
-            "ahead.",
+            "%(sides)s level at %(score)s at the time limit: another hand, until a side is ahead.",
             sides=say_list(leaders),
             score=best,
         )

@@ -41,7 +41,9 @@ from scorekeeper.rules.events import (
 from scorekeeper.rules.rooms import adjust, claim, draw, guess, lead, play, settle, time
 from scorekeeper.rules.state import GameState
 
-StoredKind = Literal["play", "draw", "pass", "new_hand", "settle", "muggins", "adjust", "guess", "time"]
+StoredKind = Literal[
+    "play", "draw", "pass", "new_hand", "settle", "muggins", "adjust", "guess", "time"
+]
 """An event's kind as the event table stores it: fixed, since stored rows never change."""
 
 

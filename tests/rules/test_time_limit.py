@@ -1,0 +1,138 @@
+"""docs/rules.md 8f, a club night's time limit: time called once in a game; with finish-hand
+the hand being played is the last and the side ahead then wins, between hands at once, level
+sides playing on; with to-target it is only noted.
+
+Worked on the two-player domino hand of the helpers (all-fives, target 250): before its
+settlement Ann has 15 and Bob 25; Ann dominoes. Bob holding 26 pips (25 off): Ann 15, Bob 0.
+Bob holding 10 pips (10 off): both 15, level.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from scorekeeper.rules import Adjust, Game, NewHand, Settle, TimeCalled
+from scorekeeper.rules.explain import explain_all
+from scorekeeper.rules.record import load_record, write_record
+from tests.rules.helpers import (
+    DUO_DOMINO_OPTIONS,
+    amended,
+    duo_domino_events,
+    game_of,
+    game_to,
+    hand,
+    record,
+    refused_unchanged,
+    result_of,
+)
+
+BOB_26 = {"Bob": ["5-4", "5-3", "4-2", "2-1"]}
+FINISH: dict[str, Any] = {"time": "finish-hand"}
+TO_TARGET: dict[str, Any] = {"time": "to-target"}
+
+
+def duo(after: dict[int, list[Any]], remaining: dict[str, Any] | None = BOB_26) -> Any:
+    """The domino hand with entries inserted after event numbers (from 1), settled with
+    ``remaining`` (unsettled when None)."""
+    return record(
+        ["Ann", "Bob"],
+        [hand("Ann", amended(duo_domino_events(), after=after), remaining)],
+        options=dict(DUO_DOMINO_OPTIONS),
+    )
+
+
+def settled_then(entry: dict[str, Any], remaining: dict[str, Any] = BOB_26) -> Any:
+    """The domino hand settled, then ``entry`` before any next lead."""
+    data = duo({}, remaining)
+    data["hands"][0]["after_settlement"] = [entry]
+    return data
+
+
+def test_time_mid_hand_makes_it_the_last_and_the_side_ahead_wins_below_the_target() -> None:
+    data = duo({3: [FINISH]})
+    before = game_to(data, 4)
+    assert before.time == "finish-hand" and before.winner is None and before.phase == "play"
+    game = game_of(data)
+    assert game.scores == [15, 0] and game.rules.target == 250
+    assert game.winner == 0 and game.won_at_time and game.phase == "over"
+    result = result_of(data)
+    assert result["winner"] == "Ann"
+    assert result["time"] == "finish-hand" and result["won_at_time"] is True
+    assert result["hands"][0]["next_lead"] is None
+    message = refused_unchanged(game, NewHand(0), "game-over")
+    assert "time was called" in message and "Ann won at the time limit with 15" in message
+
+
+def test_time_between_hands_ends_the_game_at_once() -> None:
+    game = game_of(duo({}))
+    assert game.winner is None and game.phase == "lead"
+    game.push(TimeCalled("finish-hand"))
+    assert game.winner == 0 and game.won_at_time and game.phase == "over"
+    written = write_record(game)
+    assert written["hands"][0]["after_settlement"] == [FINISH]
+    assert "time" not in json.dumps(written["hands"][0]["events"])
+    again = load_record(json.dumps(written))
+    assert again.winner == 0 and again.won_at_time and again.events == game.events
+
+
+def test_level_sides_play_on_one_hand_at_a_time() -> None:
+    """Level at 15 when the last hand is settled: no winner, the next hand is led; it is the
+    last again (an adjustment during it decides nothing), and an adjustment between hands
+    that puts a side ahead ends the game at once."""
+    game = game_of(duo({3: [FINISH]}, {"Bob": 10}))
+    assert game.scores == [15, 15] and game.winner is None and game.phase == "lead"
+    summaries = [str(told.summary) for told in explain_all(game)]
+    assert summaries[4] == "Time called: this hand is the last."
+    assert any("level at 15 at the time limit" in str(line) for line in explain_all(game)[-1].lines)
+    game.push(NewHand(0))
+    game.push(Adjust(1, 5, "agreed at the table"))
+    assert game.winner is None and game.phase == "play"
+    level = game_of(settled_then(FINISH, {"Bob": 10}))
+    assert level.winner is None and level.phase == "lead"
+    level.push(Adjust(1, 5, "Ann drew while able to play"))
+    assert level.winner == 1 and level.won_at_time
+
+
+def test_to_target_is_only_noted() -> None:
+    game = game_of(duo({3: [TO_TARGET]}))
+    assert game.time == "to-target" and game.winner is None and game.phase == "lead"
+    told = explain_all(game)[4]
+    assert told.kind == "time"
+    assert str(told.summary) == "Time called; play goes on to the target."
+    assert result_of(duo({3: [TO_TARGET]}))["won_at_time"] is False
+
+
+def test_refusals_name_the_time_rule_and_change_nothing() -> None:
+    game = game_to(duo({3: [FINISH]}), 4)
+    assert "called once" in refused_unchanged(game, TimeCalled("to-target"), "time")
+    fresh = Game(game.setup)
+    assert "Hand 1 has not begun" in refused_unchanged(fresh, TimeCalled("finish-hand"), "time")
+    over = game_of(duo({3: [FINISH]}))
+    refused_unchanged(over, TimeCalled("finish-hand"), "game-over")
+    refused_unchanged(game_to(duo({}), 2), TimeCalled("finish-hour"), "record")  # type: ignore[arg-type]
+
+
+def test_undo_takes_time_back_only_with_its_own_entry() -> None:
+    game = game_of(duo({3: [FINISH]}, {"Bob": 10}))
+    game.push(NewHand(0))
+    game.pop()  # the next lead
+    assert game.time == "finish-hand"
+    settlement = game.pop()
+    assert isinstance(settlement, Settle) and game.time == "finish-hand"
+    while not isinstance(game.pop(), TimeCalled):
+        assert game.time == "finish-hand"
+    assert game.time is None and game.time_at is None
+    fork = game_of(duo({}))
+    fork.push(TimeCalled("finish-hand"))
+    assert fork.winner == 0
+    fork.pop()
+    assert fork.winner is None and not fork.won_at_time and fork.time is None
+
+
+def test_a_record_with_time_reads_back_to_the_same_result() -> None:
+    data = duo({5: [FINISH]})
+    game = game_of(data)
+    written = write_record(game)
+    assert written["hands"][0]["events"][5] == FINISH
+    assert result_of(written) == result_of(data)
