@@ -21,7 +21,7 @@ from scorekeeper.rules.messages import Message
 from scorekeeper.web import languages
 from scorekeeper.web.data import games
 from scorekeeper.web.data.doors import NO_GAME, load_or_404
-from scorekeeper.web.data.games import NotFound, NothingToRedo, Stale
+from scorekeeper.web.data.games import NotFound, NothingToRedo, Stale, TimeRefused
 from scorekeeper.web.data.loaded import EDIT, Loaded
 from scorekeeper.web.drawing.fragments import answer_with_parts
 from scorekeeper.web.htmx import Answer, is_htmx, page_or_fragment
@@ -123,7 +123,9 @@ def written(
     - nothing to redo: 409, saying why;
     - the lead cannot be turned, the call cannot be changed: 422, saying why;
     - refused by the referee: 422, shown on the game the page saw (the referee refuses
-      before anything is written, so that is ``loaded`` when it is at ``version``).
+      before anything is written, so that is ``loaded`` when it is at ``version``);
+    - refused once a club night's time was called in front of it: 422, shown on the game
+      with its time entry (written: the round's time is up whatever the table entered).
     """
     try:
         return change()
@@ -136,6 +138,8 @@ def written(
     except CannotTurn as why:
         notice = _("%(why)s Nothing was changed.", why=why_text(why))
         return Unwritten(loaded, 422, notice, "refused")
+    except TimeRefused as why:
+        return Unwritten(why.loaded, 422, refusal=why.refusal)
     except Refusal as refusal:
         shown = loaded if loaded.version == version else load_table(loaded.row.edit_key)
         return Unwritten(shown, 422, refusal=refusal)

@@ -1,0 +1,151 @@
+"""The clock of a club night's round on its tables (docs/rules.md 8f, docs/nights.md): each
+table's play screen and watch page show the round's time left, and once it is up the first
+entry a table posts carries the time entry in front, in the same one write."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.support.night_clock import expire_round, round_id_of
+from tests.web.test_clubs import new_club
+from tests.web.test_nights import _roster, links_of, open_night, seat, start
+from tests.web.test_write_statements import COUNTED, READ, _rows_together, sent
+from tests.web.webtable import Table, started
+
+DOMINO_FIELDS = {"target": "250", "win_check": "end-of-hand", "deal": "five-each"}
+"""House rules under which the leader dominoes with five tiles (see :func:`hand_to_domino`)."""
+
+
+def night_table(client: FlaskClient, at_limit: str = "finish-hand", **fields: str) -> Table:
+    """The table of a started round 1 of a night of Ann and Bob."""
+    club = new_club(client)
+    _roster(client, club, ["Ann", "Bob"])
+    night = open_night(
+        client, club, ["Ann", "Bob"], table_size="2", at_limit=at_limit, **DOMINO_FIELDS, **fields
+    )
+    round1 = seat(client, night)
+    return Table(client, links_of(start(client, round1))[0])
+
+
+def record_of(table: Table) -> dict[str, Any]:
+    response = table.client.get(f"{table.url}/record.json")
+    assert response.status_code == 200
+    data: dict[str, Any] = json.loads(response.get_data(as_text=True))
+    return data
+
+
+def leader_of(table: Table) -> tuple[str, str]:
+    """Who leads hand 1, and the other player."""
+    lead = record_of(table)["hands"][0]["lead"]
+    return lead, "Bob" if lead == "Ann" else "Ann"
+
+
+def hand_to_domino(table: Table) -> list[tuple[str, dict[str, str]]]:
+    """The leader's five tiles, all played, against the other's (the referee's own worked
+    hand: the leader 15, the other 25 before the settlement)."""
+    return [
+        ("play", {"tile": "6-6"}),
+        ("draw", {}),
+        ("draw", {}),
+        ("draw", {}),
+        ("play", {"tile": "6-3", "end": "W"}),
+        ("play", {"tile": "6-1", "end": "E"}),
+        ("play", {"tile": "3-3", "end": "W"}),
+        ("play", {"tile": "6-4", "end": "N"}),
+        ("play", {"tile": "1-0", "end": "E"}),
+        ("play", {"tile": "6-5", "end": "S"}),
+        ("play", {"tile": "3-2", "end": "W"}),
+        ("play", {"tile": "5-5", "end": "S"}),
+    ]
+
+
+def entered(table: Table, action: str, data: dict[str, str]) -> None:
+    response = table.post(action, data)
+    assert response.status_code == 303, response.get_data(as_text=True)[:800]
+
+
+def clock_text(page: str) -> str:
+    found = re.search(r'<p class="round-clock[^"]*"[^>]*>(.*?)</p>', page, re.S)
+    assert found is not None, "no round clock on the page"
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", found.group(1))).strip()
+
+
+def test_the_play_screen_shows_the_rounds_time_left(app: Flask, client: FlaskClient) -> None:
+    table = night_table(client, minutes="30")
+    page = table.page()
+    assert re.search(r'data-round-ends="\d{4}-\d\d-\d\dT[\d:.]+\+00:00"', page)
+    assert clock_text(page) in ("Round 1 · 30:00 left", "Round 1 · 29:59 left")
+    watch = table.client.get(table.watch_url()).get_data(as_text=True)
+    assert clock_text(watch).startswith("Round 1 · ")
+    expire_round(app, round_id_of(app, table.key), 0)
+    assert clock_text(table.page()) == "Time! This hand is the last: the higher side wins"
+
+
+def test_an_ordinary_game_has_no_clock(client: FlaskClient) -> None:
+    page = started(client).page()
+    assert 'class="round-clock' not in page and "data-round-ends" not in page
+
+
+def test_to_target_says_play_on(app: Flask, client: FlaskClient) -> None:
+    table = night_table(client, at_limit="to-target")
+    expire_round(app, round_id_of(app, table.key), -1)
+    assert clock_text(table.page()) == "Time! Play on to the target"
+
+
+def test_after_time_the_entry_posted_gets_the_time_entry_first_in_one_write(
+    app: Flask, client: FlaskClient
+) -> None:
+    table = night_table(client)
+    lead, other = leader_of(table)
+    steps = hand_to_domino(table)
+    for action, data in steps[:5]:
+        entered(table, action, data)
+    expire_round(app, round_id_of(app, table.key), -5)
+    version = table.version()
+    with sent(app) as statements:
+        response = table.post(*steps[5], version=version)
+    assert response.status_code == 303
+    assert table.version() == version + 1
+    # The game read once, the round's clock looked up once (its query names the game table
+    # first), the change counted by one conditional UPDATE, the time entry and the play
+    # inserted together.
+    assert _rows_together(statements) == [*READ, "select game", *COUNTED, "insert event"]
+    events = [
+        {k: v for k, v in e.items() if k != "at"} for e in record_of(table)["hands"][0]["events"]
+    ]
+    assert events[5:7] == [{"time": "finish-hand"}, {"player": lead, "play": "6-1", "end": "E"}]
+    for action, data in steps[6:]:
+        entered(table, action, data)
+    players = record_of(table)["players"]
+    entered(table, "settle", {f"held-{players.index(other)}": "5-4 5-3 4-2 2-1"})
+    record = record_of(table)
+    assert len(record["hands"]) == 1, "time ended the game: no next hand"
+    assert sum(1 for e in record["hands"][0]["events"] if "time" in e) == 1
+    page = table.page()
+    assert 'data-phase="over"' in page
+    assert f"Won at the time limit: {lead} 15, {other} 0" in page
+    assert "Time called: this hand is the last." in client.get(f"{table.url}/log").get_data(
+        as_text=True
+    )
+
+
+def test_an_entry_refused_after_time_keeps_the_time_entry(app: Flask, client: FlaskClient) -> None:
+    """A tile that fits no end, tapped once time is up: refused (match), and the time entry
+    the server called in front of it stays, written: the round's time is up whatever was
+    tapped."""
+    table = night_table(client)
+    entered(table, "play", {"tile": "6-6"})
+    expire_round(app, round_id_of(app, table.key), -1)
+    version = table.version()
+    refused = table.post("play", {"tile": "2-1", "end": "E"}, version=version)
+    assert refused.status_code == 422
+    assert 'data-rule="match"' in refused.get_data(as_text=True)
+    assert table.version() == version + 1
+    events = record_of(table)["hands"][0]["events"]
+    assert [list(e) for e in events] == [["player", "play", "at"], ["time", "at"]]
+    assert clock_text(table.page()) == "Time! This hand is the last: the higher side wins"
