@@ -14,7 +14,10 @@ from typing import Any
 
 from scorekeeper.rules import Adjust, Game, NewHand, Settle, TimeCalled
 from scorekeeper.rules.explain import explain_all
+from scorekeeper.rules.nights.format import NightFormat
+from scorekeeper.rules.nights.standings import TableGames, match_result
 from scorekeeper.rules.record import load_record, write_record
+from scorekeeper.rules.stats import FACTS_FORMAT, GameFacts, game_facts
 from tests.rules.helpers import (
     DUO_DOMINO_OPTIONS,
     amended,
@@ -136,3 +139,45 @@ def test_a_record_with_time_reads_back_to_the_same_result() -> None:
     written = write_record(game)
     assert written["hands"][0]["events"][5] == FINISH
     assert result_of(written) == result_of(data)
+
+
+def _facts(scores: tuple[int, int], time_called: bool = False) -> GameFacts:
+    facts = GameFacts.from_json(
+        {
+            "format": FACTS_FORMAT,
+            "seats": [{}, {}],
+            "side_of": [0, 1],
+            "partners": False,
+            "winner": 0 if scores[0] > scores[1] else 1,
+            "scores": list(scores),
+            "hands": 3,
+            "settled": 3,
+            "time_called": time_called,
+        }
+    )
+    assert facts is not None
+    return facts
+
+
+def test_a_best_of_three_cut_short_by_time_is_decided_by_games_then_points() -> None:
+    """Ann wins game 1 to the target, Bo game 2 at the time limit: one game each, and no game
+    3 is played. The match is over, and Ann's 250 + 90 beat Bo's 60 + 120."""
+    night = NightFormat(2, 1, 30, "best-of-3", "finish-hand", ("difference",))
+    seats = ("Ann", "Bo")
+    untimed = TableGames(1, seats, (_facts((250, 60)), _facts((90, 120))))
+    assert not match_result(untimed, night).over, "without time a third game decides"
+    timed = TableGames(1, seats, (_facts((250, 60)), _facts((90, 120), time_called=True)))
+    result = match_result(timed, night)
+    assert result.over and result.games_won == (1, 1)
+    assert result.points_for == (340, 180) and result.match_points == (2, 0)
+    ahead = TableGames(1, seats, (_facts((200, 250)), _facts((90, 80), time_called=True)))
+    assert match_result(ahead, night).match_points == (0, 2), "Bo's 330 beat Ann's 290"
+    level = TableGames(1, seats, (_facts((200, 250)), _facts((150, 100), time_called=True)))
+    assert match_result(level, night).match_points == (1, 1), "350 each: a drawn match"
+
+
+def test_a_game_with_time_called_says_so_in_its_facts() -> None:
+    facts = game_facts(game_of(duo({3: [FINISH]})))
+    assert facts.time_called and facts.winner == 0
+    assert GameFacts.from_json(facts.to_json()) == facts
+    assert not game_facts(game_of(duo({}))).time_called

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 
 from tests.support.night_clock import expire_round, round_id_of
 from tests.web.test_clubs import new_club
-from tests.web.test_nights import _roster, links_of, open_night, seat, start
+from tests.web.test_nights import _roster, links_of, open_night, post, seat, start
 from tests.web.test_write_statements import COUNTED, READ, _rows_together, sent
 from tests.web.webtable import Table, started
 
@@ -129,6 +129,14 @@ def test_after_time_the_entry_posted_gets_the_time_entry_first_in_one_write(
     page = table.page()
     assert 'data-phase="over"' in page
     assert f"Won at the time limit: {lead} 15, {other} 0" in page
+    # After time the table starts no new game of its match: no rematch button, and a
+    # rematch posted anyway (an old page) is refused with the reason.
+    assert "data-no-rematch" in page and 'data-action="rematch"' not in page
+    again = post(client, f"{table.url}/rematch", table.url)
+    assert again.status_code == 409
+    assert "match ends with this game" in again.get_data(as_text=True)
+    sheet = client.get(f"{table.url}/sheet").get_data(as_text=True)
+    assert f"Won at the time limit: {lead} 15, {other} 0" in sheet
     assert "Time called: this hand is the last." in client.get(f"{table.url}/log").get_data(
         as_text=True
     )

@@ -41,8 +41,7 @@ def tell(game: Game, hand: Hand, event: TimeCalled, before: Before) -> Told:
 def _between_hands(game: Game, hand: Hand) -> Message:
     if game.winner is not None and game.won_at_time:
         return say(
-            "Time called between hands: hand %(hand)s was the last, and the game goes to "
-            "%(side)s.",
+            "Time called between hands: hand %(hand)s was the last, and the game goes to %(side)s.",
             hand=hand.number,
             side=game.sides[game.winner],
         )

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorekeeper.rules import Game
 from scorekeeper.web.data.loaded import Loaded
 from scorekeeper.web.data.night_clock import RoundClock, clock_of
 from scorekeeper.web.languages import gettext as _
@@ -35,6 +34,14 @@ class ClockView:
         return f"{minutes}:{seconds:02d}"
 
     @property
+    def match_over(self) -> str:
+        """What a finished game's table is told instead of a rematch once time is up."""
+        return _(
+            "Time is up for round %(number)s: this table's match ends with this game.",
+            number=self.round_number,
+        )
+
+    @property
     def time_up(self) -> str:
         """What the table is told once the round's time is up, by the night's rule."""
         if self.at_limit == "to-target":
@@ -46,12 +53,7 @@ def clock_view(loaded: Loaded) -> ClockView | None:
     """The round's clock for the game ``loaded``, or None: a game outside a night (no
     statement outside a club), or one whose round no longer applies to it."""
     clock = clock_of(loaded.row)
-    return None if clock is None or not _shown(clock, loaded.game) else _view(clock)
-
-
-def _shown(clock: RoundClock, game: Game) -> bool:
-    """A finished game shows no clock, unless time ended it (the notice says why)."""
-    return game.winner is None or game.won_at_time
+    return None if clock is None else _view(clock)
 
 
 def _view(clock: RoundClock) -> ClockView:
