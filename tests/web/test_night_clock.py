@@ -13,7 +13,16 @@ from flask.testing import FlaskClient
 
 from tests.support.night_clock import expire_round, round_id_of
 from tests.web.test_clubs import new_club
-from tests.web.test_nights import _roster, links_of, open_night, post, seat, start
+from tests.web.test_night_records import export, import_into
+from tests.web.test_nights import (
+    _roster,
+    links_of,
+    open_night,
+    post,
+    seat,
+    standings_csv,
+    start,
+)
 from tests.web.test_write_statements import COUNTED, READ, _rows_together, sent
 from tests.web.webtable import Table, started
 
@@ -23,13 +32,20 @@ DOMINO_FIELDS = {"target": "250", "win_check": "end-of-hand", "deal": "five-each
 
 def night_table(client: FlaskClient, at_limit: str = "finish-hand", **fields: str) -> Table:
     """The table of a started round 1 of a night of Ann and Bob."""
+    return night_and_table(client, at_limit, **fields)[1]
+
+
+def night_and_table(
+    client: FlaskClient, at_limit: str = "finish-hand", **fields: str
+) -> tuple[str, Table]:
+    """A night of Ann and Bob (its page's path) and the table of its started round 1."""
     club = new_club(client)
     _roster(client, club, ["Ann", "Bob"])
     night = open_night(
         client, club, ["Ann", "Bob"], table_size="2", at_limit=at_limit, **DOMINO_FIELDS, **fields
     )
     round1 = seat(client, night)
-    return Table(client, links_of(start(client, round1))[0])
+    return night, Table(client, links_of(start(client, round1))[0])
 
 
 def record_of(table: Table) -> dict[str, Any]:
@@ -157,3 +173,32 @@ def test_an_entry_refused_after_time_keeps_the_time_entry(app: Flask, client: Fl
     events = record_of(table)["hands"][0]["events"]
     assert [list(e) for e in events] == [["player", "play", "at"], ["time", "at"]]
     assert clock_text(table.page()) == "Time! This hand is the last: the higher side wins"
+
+
+def test_a_night_with_a_game_won_at_time_exports_and_imports_the_same(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The night record carries the time entry unchanged: imported, the game is won at the
+    time limit again, and the standings are the same."""
+    night, table = night_and_table(client)
+    lead, other = leader_of(table)
+    steps = hand_to_domino(table)
+    for action, data in steps[:5]:
+        entered(table, action, data)
+    expire_round(app, round_id_of(app, table.key), -1)
+    for action, data in steps[5:]:
+        entered(table, action, data)
+    players = record_of(table)["players"]
+    entered(table, "settle", {f"held-{players.index(other)}": "5-4 5-3 4-2 2-1"})
+    record = export(client, night)
+    game = record["rounds"][0]["tables"][0]["games"][0]
+    assert {"time": "finish-hand"} in [
+        {k: v for k, v in e.items() if k != "at"} for e in game["hands"][0]["events"]
+    ]
+    assert game == record_of(table)
+    moved = import_into(client, new_club(client, "Next club"), json.dumps(record))
+    assert standings_csv(client, moved) == standings_csv(client, night)
+    rows = {r["player"]: r for r in standings_csv(client, moved)}
+    assert (rows[lead]["match_points"], rows[other]["match_points"]) == ("2", "0")
+    again = export(client, moved)
+    assert again["rounds"] == record["rounds"] and again["standings"] == record["standings"]
