@@ -1,6 +1,6 @@
 /* A club night's round clock on a table's play screen and watch page (templates/_table.html,
    docs/nights.md): counts the time left down each second from data-round-ends (ISO, UTC)
-   and, once it is up, says data-time-up instead. The element is looked up at every tick,
+   and, once it is up, says data-time-up instead and shows its Call time button. The element is looked up at every tick,
    since htmx swaps the table it is in. Without JavaScript the page shows the time left as
    it was rendered. */
 
@@ -17,8 +17,11 @@
         const seconds = String(left % 60).padStart(2, "0");
         shown.textContent = `${Math.floor(left / 60)}:${seconds}`;
       } else if (left === 0 && !clock.classList.contains("round-clock--up")) {
-        clock.textContent = clock.dataset.timeUp;
+        const text = clock.querySelector("[data-clock-text]");
+        if (text) text.textContent = clock.dataset.timeUp;
         clock.classList.add("round-clock--up");
+        const call = clock.querySelector("[data-call-time]");
+        if (call) call.hidden = false;
       }
     }
   }

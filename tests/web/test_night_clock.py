@@ -86,7 +86,11 @@ def entered(table: Table, action: str, data: dict[str, str]) -> None:
 
 
 def clock_text(page: str) -> str:
-    found = re.search(r'<p class="round-clock[^"]*"[^>]*>(.*?)</p>', page, re.S)
+    found = re.search(
+        r'<div class="round-clock[^"]*"[^>]*>\s*<span data-clock-text>(.*?)</span>\s*(?:<form|</div>)',
+        page,
+        re.S,
+    )
     assert found is not None, "no round clock on the page"
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", found.group(1))).strip()
 
@@ -202,3 +206,29 @@ def test_a_night_with_a_game_won_at_time_exports_and_imports_the_same(
     assert (rows[lead]["match_points"], rows[other]["match_points"]) == ("2", "0")
     again = export(client, moved)
     assert again["rounds"] == record["rounds"] and again["standings"] == record["standings"]
+
+
+def test_call_time_enters_the_time_entry_once_the_clock_is_at_zero(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Before the limit the button is hidden and a post enters nothing; at zero one tap
+    enters the time entry alone; then the button is gone and a second tap enters nothing."""
+    table = night_table(client)
+    entered(table, "play", {"tile": "6-6"})
+    page = table.page()
+    assert re.search(r"<button[^>]*data-call-time hidden", page), "hidden before the limit"
+    version = table.version()
+    early = table.post("time", {}, version=version)
+    assert early.status_code == 409 and table.version() == version
+    expire_round(app, round_id_of(app, table.key), 0)
+    assert re.search(r"<button[^>]*data-call-time>", table.page()), "shown at zero"
+    entered(table, "time", {})
+    assert table.version() == version + 1
+    events = record_of(table)["hands"][0]["events"]
+    assert [list(e) for e in events] == [["player", "play", "at"], ["time", "at"]]
+    page = table.page()
+    assert "data-call-time" not in page
+    assert clock_text(page) == "Time! This hand is the last: the higher side wins"
+    again = table.post("time", {}, version=version + 1)
+    assert again.status_code == 409 and table.version() == version + 1
+    assert "nothing was entered" in again.get_data(as_text=True)
