@@ -491,10 +491,6 @@ def _write_guess(event: Guess, names: tuple[str, ...]) -> dict[str, Any]:
     return {"player": names[event.player], "guess": event.points}
 
 
-def _write_time(event: TimeCalled, names: tuple[str, ...]) -> dict[str, Any]:
-    return {"time": event.rule}
-
-
 def _write_adjust(event: Adjust, names: tuple[str, ...]) -> dict[str, Any]:
     return {"player": names[event.player], "adjust": event.points, "reason": event.reason}
 
@@ -512,7 +508,7 @@ _WRITERS: dict[type, Callable[[Any, tuple[str, ...]], dict[str, Any]]] = {
     Claim: _write_claim,
     Guess: _write_guess,
     Adjust: _write_adjust,
-    TimeCalled: _write_time,
+    TimeCalled: lambda event, names: {"time": event.rule},
     Draw: _write_draw,
     Pass: _write_pass,
 }
@@ -568,17 +564,15 @@ def replay_result(game: Game) -> dict[str, Any]:
         notes = referee_notes(game, index + 1)
         if notes:  # only where there are any: older readers see nothing else change
             hands[-1]["notes"] = [str(note.message) for note in notes]
-    replayed: dict[str, Any] = {
+    timed = {"time": game.time, "won_at_time": game.won_at_time} if game.time else {}
+    return {
         "ok": True,
         "sides": list(sides),
         "scores": per_side(game.scores),
         "winner": None if game.winner is None else sides[game.winner],
         "hands": hands,
+        **timed,  # only where time was called (docs/rules.md 8f)
     }
-    if game.time is not None:  # only where time was called (docs/rules.md 8f)
-        replayed["time"] = game.time
-        replayed["won_at_time"] = game.won_at_time
-    return replayed
 
 
 def _replayed_play(game: Game, scored: Scored) -> dict[str, Any]:
