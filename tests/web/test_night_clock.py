@@ -173,6 +173,7 @@ def test_an_entry_refused_after_time_keeps_the_time_entry(app: Flask, client: Fl
     refused = table.post("play", {"tile": "2-1", "end": "E"}, version=version)
     assert refused.status_code == 422
     assert 'data-rule="match"' in refused.get_data(as_text=True)
+    assert "time was called in this game before that entry" in refused.get_data(as_text=True)
     assert table.version() == version + 1
     events = record_of(table)["hands"][0]["events"]
     assert [list(e) for e in events] == [["player", "play", "at"], ["time", "at"]]
