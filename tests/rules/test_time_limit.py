@@ -10,13 +10,18 @@ Bob holding 10 pips (10 off): both 15, level.
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
-from scorekeeper.rules import Adjust, Game, NewHand, Settle, TimeCalled
+import pytest
+
+from scorekeeper.rules import Adjust, Game, NewHand, Refusal, Settle, Setup, TimeCalled
+from scorekeeper.rules.events import TIME_RULES
 from scorekeeper.rules.explain import explain_all
 from scorekeeper.rules.nights.format import NightFormat
 from scorekeeper.rules.nights.standings import TableGames, match_result
-from scorekeeper.rules.record import load_record, write_record
+from scorekeeper.rules.record import load_record, replay_result, write_record
+from scorekeeper.rules.simulate import play_game
 from scorekeeper.rules.stats import FACTS_FORMAT, GameFacts, game_facts
 from tests.rules.helpers import (
     DUO_DOMINO_OPTIONS,
@@ -181,3 +186,36 @@ def test_a_game_with_time_called_says_so_in_its_facts() -> None:
     assert facts.time_called and facts.winner == 0
     assert GameFacts.from_json(facts.to_json()) == facts
     assert not game_facts(game_of(duo({}))).time_called
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_time_anywhere_in_a_simulated_game_ends_it_as_the_rule_says(seed: int) -> None:
+    """Time called after any entry of a whole simulated game (after hand 1 is led): with
+    finish-hand the game is won by the end of that hand, or a later one only while the sides
+    are level; with to-target it ends as it would have. Written and read back, each game
+    replays to the same result."""
+    rng = random.Random(seed)
+    players = ["Ann", "Bob", "Cy", "Dee"][: 2 + seed % 3]
+    whole = play_game(Setup.create(players, "all-fives"), rng)
+    at = rng.randrange(1, len(whole.events) + 1)
+    for rule in TIME_RULES:
+        game = Game(whole.setup, whole.events[:at])
+        if game.winner is not None:
+            continue
+        game.push(TimeCalled(rule))
+        called_in = len(game.hands)
+        for event in whole.events[at:]:
+            try:
+                game.push(event)
+            except Refusal as refusal:
+                assert rule == "finish-hand" and refusal.rule == "game-over"
+                break
+        if rule == "to-target":
+            assert (game.winner, game.scores) == (whole.winner, whole.scores)
+        elif game.winner is not None:
+            for hand in game.hands[called_in - 1 : -1]:  # each hand played on: level after it
+                after = game.scores_after(hand)
+                assert after.count(max(after)) > 1
+        again = load_record(json.dumps(write_record(game)))
+        assert again.events == game.events
+        assert replay_result(again) == replay_result(game)
