@@ -42,7 +42,12 @@ def night_and_table(
     club = new_club(client)
     _roster(client, club, ["Ann", "Bob"])
     night = open_night(
-        client, club, ["Ann", "Bob"], table_size="2", at_limit=at_limit, **DOMINO_FIELDS, **fields
+        client,
+        club,
+        ["Ann", "Bob"],
+        table_size="2",
+        at_limit=at_limit,
+        **{**DOMINO_FIELDS, **fields},
     )
     round1 = seat(client, night)
     return night, Table(client, links_of(start(client, round1))[0])
@@ -233,3 +238,21 @@ def test_call_time_enters_the_time_entry_once_the_clock_is_at_zero(
     again = table.post("time", {}, version=version + 1)
     assert again.status_code == 409 and table.version() == version + 1
     assert "nothing was entered" in again.get_data(as_text=True)
+
+
+def test_a_best_of_threes_rematch_has_the_clock_and_a_one_games_has_none(
+    client: FlaskClient,
+) -> None:
+    """The second game of a best of 3 is the table's too: its screen shows the round's
+    clock. After a one-game match a rematch is an ordinary game of the club: no clock."""
+    for match, clocked in (("best-of-3", True), ("one-game", False)):
+        table = night_table(client, match=match, target="10", win_check="immediate")
+        entered(table, "play", {"tile": "5-5"})
+        assert 'data-phase="over"' in table.page()
+        rematch = post(client, f"{table.url}/rematch", table.url)
+        assert rematch.status_code == 303
+        again = Table(client, rematch.headers["Location"].split("/games/")[1].split("?")[0])
+        page = again.page()
+        assert ("data-round-ends" in page) is clocked, match
+        if clocked:
+            assert clock_text(page).startswith("Round 1 · ")

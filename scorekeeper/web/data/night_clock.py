@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import cast
+from typing import Any, cast
 
-from sqlalchemy import case, or_, select
-from sqlalchemy.orm import aliased
+from sqlalchemy import BindParameter, Integer, Select, bindparam, case, or_, select
 
 from scorekeeper.rules.events import TIME_RULES, TimeRule
 from scorekeeper.web.data.database import db
@@ -42,47 +41,55 @@ class RoundClock:
         return (moment or datetime.now(UTC)) >= self.ends_at
 
 
+def _clock_query() -> Select[Any]:
+    """The round of the table whose match ``game`` (of club ``club``) is in: as its first
+    game, or one or two rematches on (``back``). Built once: a statement built for each call
+    cost more than the database took to answer it."""
+    game: BindParameter[int] = bindparam("game", type_=Integer)
+    club: BindParameter[int] = bindparam("club", type_=Integer)
+    games, tables = GameRow.__table__, NightTableRow.__table__
+    rounds, nights = NightRoundRow.__table__, NightRow.__table__
+    one, two = games.alias("one_back"), games.alias("two_back")
+    one_back = select(one.c.id).where(one.c.club_id == club, one.c.rematch_id == game)
+    two_back = select(two.c.id).where(two.c.club_id == club, two.c.rematch_id.in_(one_back))
+    back = case((tables.c.game_id == game, 0), (tables.c.game_id.in_(one_back), 1), else_=2)
+    return (
+        select(
+            rounds.c.number,
+            rounds.c.started_at,
+            nights.c.minutes,
+            nights.c.at_limit,
+            nights.c.match,
+            tables.c.number,
+            tables.c.ended_at,
+            back,
+        )
+        .select_from(
+            tables.join(rounds, tables.c.round_id == rounds.c.id).join(
+                nights, rounds.c.night_id == nights.c.id
+            )
+        )
+        .where(
+            or_(
+                tables.c.game_id == game,
+                tables.c.game_id.in_(one_back),
+                tables.c.game_id.in_(two_back),
+            )
+        )
+        .limit(1)
+    )
+
+
+_CLOCK = _clock_query()
+
+
 def clock_of(row: GameRow) -> RoundClock | None:
     """The clock of the started round whose table plays ``row``, or None: a game outside a
     night, of a round not started, of a table the director ended, or a rematch past the
     match's games."""
     if row.club_id is None:
         return None
-    earlier = aliased(GameRow)
-    earliest = aliased(GameRow)
-    one_back = select(earlier.id).where(
-        earlier.club_id == row.club_id, earlier.rematch_id == row.id
-    )
-    two_back = select(earliest.id).where(
-        earliest.club_id == row.club_id, earliest.rematch_id.in_(one_back)
-    )
-    depth = case(
-        (NightTableRow.game_id == row.id, 0),
-        (NightTableRow.game_id.in_(one_back), 1),
-        else_=2,
-    )
-    found = db.session.execute(
-        select(
-            NightRoundRow.number,
-            NightRoundRow.started_at,
-            NightRow.minutes,
-            NightRow.at_limit,
-            NightRow.match,
-            NightTableRow.number,
-            NightTableRow.ended_at,
-            depth,
-        )
-        .join(NightRoundRow, NightTableRow.round_id == NightRoundRow.id)
-        .join(NightRow, NightRoundRow.night_id == NightRow.id)
-        .where(
-            or_(
-                NightTableRow.game_id == row.id,
-                NightTableRow.game_id.in_(one_back),
-                NightTableRow.game_id.in_(two_back),
-            )
-        )
-        .limit(1)
-    ).first()
+    found = db.session.execute(_CLOCK, {"game": row.id, "club": row.club_id}).first()
     if found is None:
         return None
     number, started, minutes, at_limit, match, table, ended, back = found
