@@ -29,6 +29,7 @@ from scorekeeper.rules.events import (
     Pass,
     Play,
     Settle,
+    TimeCalled,
 )
 from scorekeeper.rules.game import Game, Hand, Scored
 from scorekeeper.rules.house_rule import OptionValue
@@ -226,7 +227,7 @@ def _push_listed(
     for index, obj in enumerate(listed, first):
         try:
             event = parse_event(obj, game.setup)
-            if only_adjustments and not isinstance(event, Adjust):
+            if only_adjustments and not isinstance(event, Adjust | TimeCalled):
                 raise MalformedInput(
                     say(
                         "Only adjustments come after a hand's settlement; hand %(hand)s "
@@ -507,6 +508,7 @@ _WRITERS: dict[type, Callable[[Any, tuple[str, ...]], dict[str, Any]]] = {
     Claim: _write_claim,
     Guess: _write_guess,
     Adjust: _write_adjust,
+    TimeCalled: lambda event, names: {"time": event.rule},
     Draw: _write_draw,
     Pass: _write_pass,
 }
@@ -562,12 +564,14 @@ def replay_result(game: Game) -> dict[str, Any]:
         notes = referee_notes(game, index + 1)
         if notes:  # only where there are any: older readers see nothing else change
             hands[-1]["notes"] = [str(note.message) for note in notes]
+    timed = {"time": game.time, "won_at_time": game.won_at_time} if game.time else {}
     return {
         "ok": True,
         "sides": list(sides),
         "scores": per_side(game.scores),
         "winner": None if game.winner is None else sides[game.winner],
         "hands": hands,
+        **timed,  # only where time was called (docs/rules.md 8f)
     }
 
 
