@@ -225,7 +225,8 @@ def test_without_javascript_the_watch_page_offers_a_refresh_link(
     phone.goto(started(live_server))
     table = TablePage(phone)
     watch = watch_link(phone)
-    phone_no_js.goto(watch)
+    opened = phone_no_js.goto(watch)
+    assert opened is not None
     watcher = phone_no_js.locator("#table")
     expect(watcher).to_have_attribute("data-seq", str(table.seq))
     expect(phone_no_js.locator('[data-side-score="Bob"]')).to_have_text("0")
@@ -234,7 +235,10 @@ def test_without_javascript_the_watch_page_offers_a_refresh_link(
     assert refresh.get_attribute("href") == watch.removeprefix(live_server.url)
 
     table.play("5-0", "E", offered=["W", "E"])  # entered on the edit page, another phone
-    phone_no_js.wait_for_timeout(2000)  # no poll without JavaScript: the page stays as it was
+    # Without JavaScript nothing polls, and the page asks for no reload (no refresh line in its
+    # head or its headers): it stays as it was until Refresh is tapped.
+    assert "refresh" not in {name.lower() for name in opened.headers}
+    expect(phone_no_js.locator('meta[http-equiv="refresh" i]')).to_have_count(0)
     expect(watcher).to_have_attribute("data-seq", str(table.seq - 1))
     with phone_no_js.expect_navigation(url=watch):
         refresh.click()
@@ -354,6 +358,8 @@ def test_a_deleted_game_stops_its_watchers_polling(
     phone.locator("button[data-delete]").click()
     expect(phone.locator(".deleted-game")).to_have_count(1)
     expect(second_phone.locator("#alerts")).to_contain_text("There is no game at this link")
-    gone = polls.count(404)
-    second_phone.wait_for_timeout(4000)  # more than two of the poll's 1.5 s beats
-    assert polls.count(404) == gone == 1, polls
+    # The poller is gone from the page (htmx polls no element that left it), its stream
+    # closed: nothing is left to ask again.
+    expect(second_phone.locator("#live")).to_have_count(0)
+    assert second_phone.locator("#live[data-following]").count() == 0
+    assert polls.count(404) == 1, polls
