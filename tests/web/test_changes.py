@@ -217,7 +217,7 @@ def notes_heard(app: Flask, count: int, changing: Callable[[], object]) -> list[
             cursor.execute("SELECT 1")
             driver = connection.driver_connection
             assert driver is not None
-            notes = islice(driver.notifies(timeout=2), count)
+            notes = islice(driver.notifies(timeout=10), count)
             return [note.payload for note in notes]
         finally:
             connection.close()
