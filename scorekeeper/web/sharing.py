@@ -502,12 +502,13 @@ def _probe_when_silent(connection: socket.socket, heartbeat: float) -> None:
     and needs neither: its proxy holds the phone's connection."""
     try:
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
-        # The system counts keepalive in whole seconds, at least one.
+        # The system counts keepalive in whole seconds, at least one; and a heartbeat a test
+        # shortens to a tenth of a second would give a busy machine's late answer up.
         idle, every = (max(1, round(heartbeat * part)) for part in (PROBE_AFTER, PROBE_EVERY))
         connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, idle)
         connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, every)
         connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, PROBES)
-        give_up_ms = round(heartbeat * GIVE_UP * 1000)
+        give_up_ms = max(1000, round(heartbeat * GIVE_UP * 1000))
         connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, give_up_ms)
     except (OSError, AttributeError):  # not TCP, or a system without these options
         pass
