@@ -86,7 +86,7 @@ from bench.load import (
     stream_chunks,
 )
 from bench.night_board import open_night
-from scorekeeper.rules import Game, Setup
+from scorekeeper.rules import Game, NewHand, Setup
 from scorekeeper.web.data import games
 from tests.support.clubtable import Entry, played_entries
 from tests.support.nginx import nginx
@@ -147,13 +147,16 @@ def bench_app(database: str) -> Flask:
     )
 
 
-def a_game_that_ends(setup: Setup, seed: int) -> Simulated:
-    """The simulation's game of ``setup``, from the first seed from ``seed`` on whose game a
-    side wins within 40 hands (its entries end with the winning one)."""
+def a_game_that_ends(setup: Setup, lead: NewHand, seed: int) -> Simulated:
+    """The simulation's game of ``setup`` from the round's first lead (the round draws each
+    table's leader by lot and stores it), from the first seed from ``seed`` on whose game has
+    that leader and a side winning within 40 hands: its entries after that lead."""
     while True:
         events, entries = played_entries(setup, random.Random(seed), max_hands=40)
-        if Game(setup, events).winner is not None:
-            return Simulated(setup, events, entries)
+        first = events[0]
+        assert isinstance(first, NewHand) and entries[0].action == "lead", first
+        if first.leader == lead.leader and Game(setup, events).winner is not None:
+            return Simulated(setup, events, entries[1:])
         seed += 1
 
 
@@ -172,8 +175,12 @@ def open_the_night(app: Flask, tables: int, seed: int) -> Night:
     linked = [key.decode() for key in TABLE_LINK.findall(page)]
     assert linked == keys, "the board's cards link the round's tables in order"
     with app.app_context():
-        setups = [games.setup_of(games.find(key)) for key in keys]
-    played = [a_game_that_ends(setup, seed + 1000 * n) for n, setup in enumerate(setups)]
+        stored = [games.load(key).game for key in keys]
+    played = []
+    for n, game in enumerate(stored):
+        lead = game.events[0] if len(game.events) == 1 else None
+        assert isinstance(lead, NewHand), f"a round's game begins with its lead: {game.events}"
+        played.append(a_game_that_ends(game.setup, lead, seed + 1000 * n))
     return Night(board, wall.group(1).decode(), keys, played)
 
 
@@ -184,7 +191,8 @@ def play_ahead(app: Flask, key: str, game: Simulated, entries: int) -> None:
         return
     with app.app_context():
         version = games.load(key).version
-        games.append(key, version, game.events[: game.entries[entries].before])
+        # The round stored the first lead; the rest up to that entry.
+        games.append(key, version, game.events[1 : game.entries[entries].before])
 
 
 # -- a table and a board -------------------------------------------------------------------
