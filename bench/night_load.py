@@ -440,6 +440,7 @@ async def run_night(
     }
     unpainted = sum(1 for board in boards for n in ended if n not in board.painted)
     every = [d for found in delays.values() for d in found]
+    in_time = sum(1 for d in every if d <= TARGET_PAINTED)
     lines = [
         f"night: {len(tables)} tables of {SIZE} ({len(tables) * SIZE} players), an entry every"
         f" {args.pace:g} s a table, 2 watchers and the scorekeeper's phone on each game's"
@@ -449,8 +450,9 @@ async def run_night(
         f" {quantile(entries, 0.5) * 1000:.0f} ms, p99 {quantile(entries, 0.99) * 1000:.0f} ms"
         f" (target under {TARGET_ENTRY_P99 * 1000:.0f} ms), slowest"
         f" {max(entries, default=0) * 1000:.0f} ms; errors {len(figures.errors)}",
-        f"  games ended while measured: {len(ended)}; painted on both boards: "
-        f"{len(ended) * 2 - unpainted} of {len(ended) * 2}; ending entry's answer to the"
+        f"  games ended while measured: {len(ended)}; their cards on the 2 boards: painted"
+        f" {len(ended) * 2 - unpainted} of {len(ended) * 2} (by {TARGET_PAINTED * 2:g} s after"
+        f" the tables stopped), within {TARGET_PAINTED:g} s {in_time}; ending entry's answer to the"
         f" board's card showing it over: p50 {quantile(every, 0.5) * 1000:.0f} ms, slowest"
         f" {max(every, default=0) * 1000:.0f} ms (target under {TARGET_PAINTED * 1000:.0f} ms;"
         f" board {_most(delays['board'])}, wall {_most(delays['wall'])})",
