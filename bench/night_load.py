@@ -393,7 +393,7 @@ def pids_cpu(pids: dict[str, int]) -> Callable[[], dict[str, float]]:
 
 
 async def run_night(
-    port: int, app: Flask, night: Night, args: argparse.Namespace, cpu: Cpu
+    port: int, app: Flask, night: Night, args: argparse.Namespace, cpu: Cpu, floor_ms: float
 ) -> list[str]:
     """The night: every table's phones and both boards; the figures' lines."""
     rng = random.Random(7)
@@ -464,9 +464,23 @@ async def run_night(
         f" {quantile(figures.updates, 0.9) * 1000:.0f} ms",
         "  CPU in cores: "
         + ", ".join(f"{name} {s / args.seconds:.2f}" for name, s in used.items()),
+        _demand(used["gunicorn"], len(entries), len(tables), args.pace, floor_ms),
     ]
     lines += [f"    error: {error}" for error in sorted(set(figures.errors))[:5]]
     return lines
+
+
+def _demand(cpu: float, entries: int, tables: int, pace: float, floor_ms: float) -> str:
+    """What the night asks of gunicorn, from what it used: its CPU per entry (the entry, its
+    watchers' and scorekeeper's streams, the boards' events and cards), and the cores every
+    table entering at ``pace`` needs at that cost. On a machine too busy to give the server
+    what it asks, the entries queue and the latencies above measure the queue; this does not."""
+    per_entry = cpu * 1000 / max(1, entries)
+    cores = per_entry / 1000 * tables / pace
+    return (
+        f"  gunicorn's CPU per entry, with all it brings: {per_entry:.1f} ms"
+        f" ({per_entry / floor_ms:.1f} floors); every table at full pace needs {cores:.2f} cores"
+    )
 
 
 def _most(delays: list[float]) -> str:
@@ -596,7 +610,9 @@ async def bench(args: argparse.Namespace, database: str, folder: Path) -> list[s
                 " every phone through nginx",
                 calibration.line(),
             ]
-            lines += await run_night(port, app, night, args, Cpu(pids_cpu(pids)))
+            lines += await run_night(
+                port, app, night, args, Cpu(pids_cpu(pids)), calibration.floor_ms
+            )
             lines += await board_cost(port, costs, args, server.process.pid, calibration)
             lines.append(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
             return lines
