@@ -267,6 +267,8 @@ class Board:
     painted: dict[int, float] = field(default_factory=dict)
     """When the card showing each table's game over was read."""
     events: int = 0
+    answered: list[int] = field(default_factory=list)
+    """The status of each opening of its stream (204: refused, the page would poll)."""
     fetched: int = 0
     standings: int = 0
     urls: tuple[str, str, str] = ("", "", "")
@@ -296,7 +298,7 @@ class Board:
             with _either(stop, self.reopen) as done:
                 buffer = b""
                 async with contextlib.aclosing(
-                    stream_chunks(self.port, self.urls[0], done, figures)
+                    stream_chunks(self.port, self.urls[0], done, figures, self.answered)
                 ) as chunks:
                     async for chunk in chunks:
                         buffer += chunk
@@ -406,6 +408,9 @@ async def run_night(
         play_ahead(app, key, game, start)
         tables.append(NightTable(port, number, key, game, start))
     figures = Figures()
+    # The phones' streams open during the warm-up: their figures count from the start, so
+    # that a stream refused on opening is seen.
+    phones = Figures(recording=True)
     await asyncio.gather(*(table.open(figures) for table in tables))
     boards = [Board(port, night.board, "board"), Board(port, night.wall, "wall")]
     await asyncio.gather(*(board.open(figures) for board in boards))
@@ -413,8 +418,8 @@ async def run_night(
     jobs = [board.follow(figures, stop_boards) for board in boards]
     for table in tables:
         jobs.append(table.scorekeeper(figures, args.pace, 0.0, stop_tables))
-        jobs += [table.follower(figures, stop_tables, args.warmup / 2) for _ in range(2)]
-        jobs.append(table.follower(figures, stop_tables, args.warmup / 2, watching=False))
+        jobs += [table.follower(phones, stop_tables, args.warmup / 2) for _ in range(2)]
+        jobs.append(table.follower(phones, stop_tables, args.warmup / 2, watching=False))
     tasks = [asyncio.create_task(job) for job in jobs]
     await asyncio.sleep(args.warmup)
     figures.recording = True
@@ -449,7 +454,10 @@ async def run_night(
         f"  entries: {len(entries)} ({len(entries) / args.seconds:.1f}/s), p50"
         f" {quantile(entries, 0.5) * 1000:.0f} ms, p99 {quantile(entries, 0.99) * 1000:.0f} ms"
         f" (target under {TARGET_ENTRY_P99 * 1000:.0f} ms), slowest"
-        f" {max(entries, default=0) * 1000:.0f} ms; errors {len(figures.errors)}",
+        f" {max(entries, default=0) * 1000:.0f} ms; errors {len(figures.errors)}; streams"
+        f" opened: games' {len(phones.times.get('stream', []))}, boards'"
+        f" {sum(len(b.answered) for b in boards)}, refused or failed"
+        f" {len(phones.errors) + sum(1 for b in boards for a in b.answered if a != 200)}",
         f"  games ended while measured: {len(ended)}; their cards on the 2 boards: painted"
         f" {len(ended) * 2 - unpainted} of {len(ended) * 2} (by {TARGET_PAINTED * 2:g} s after"
         f" the tables stopped), within {TARGET_PAINTED:g} s {in_time}; ending entry's answer to the"
@@ -460,13 +468,13 @@ async def run_night(
         f" cards fetched (p50 {quantile(figures.times.get('card', []), 0.5) * 1000:.0f} ms, p99"
         f" {quantile(figures.times.get('card', []), 0.99) * 1000:.0f} ms),"
         f" {sum(b.standings for b in boards)} standings; a watcher's new table after an entry:"
-        f" p50 {quantile(figures.updates, 0.5) * 1000:.0f} ms, p90"
-        f" {quantile(figures.updates, 0.9) * 1000:.0f} ms",
+        f" p50 {quantile(phones.updates, 0.5) * 1000:.0f} ms, p90"
+        f" {quantile(phones.updates, 0.9) * 1000:.0f} ms (the whole run)",
         "  CPU in cores: "
         + ", ".join(f"{name} {s / args.seconds:.2f}" for name, s in used.items()),
         _demand(used["gunicorn"], len(entries), len(tables), args.pace, floor_ms),
     ]
-    lines += [f"    error: {error}" for error in sorted(set(figures.errors))[:5]]
+    lines += [f"    error: {error}" for error in sorted(set(figures.errors + phones.errors))[:5]]
     return lines
 
 
