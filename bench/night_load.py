@@ -76,6 +76,7 @@ from flask import Flask
 from app import create_app
 from bench.calibration import Calibration, calibrate, cpu_ns, pin_client
 from bench.load import (
+    Answer,
     Figures,
     Postgres,
     Server,
@@ -334,7 +335,7 @@ class Board:
             began = time.monotonic()
             answer = await fetch(self.port, "GET", f"{self.urls[1]}{number}")
             figures.note("card", time.monotonic() - began, None if answer.status == 200 else
-                         f"{self.name} card: {answer.status}")  # fmt: skip
+                         f"{self.name} card: {_failed(answer)}")  # fmt: skip
             self.fetched += 1
             found = CARD.search(answer.body)
             if found is None or int(found.group(2)) <= self.shown.get(number, -1):
@@ -349,13 +350,20 @@ class Board:
                 began = time.monotonic()
                 answer = await fetch(self.port, "GET", self.urls[2])
                 figures.note("standings", time.monotonic() - began, None if answer.status == 200
-                             else f"{self.name} standings: {answer.status}")  # fmt: skip
+                             else f"{self.name} standings: {_failed(answer)}")  # fmt: skip
                 self.standings += 1
         finally:
             self.asking.discard(number)
         if self.heard.get(number, 0) > self.shown.get(number, -1):
             await asyncio.sleep(0.2)
             self._ask(number, figures, tasks)
+
+
+def _failed(answer: Answer) -> str:
+    """An answer's status, and for no answer at all (0) why: a timeout, a reset..."""
+    if answer.status:
+        return str(answer.status)
+    return f"0 {answer.body[:80].decode(errors='replace')}"
 
 
 @contextlib.contextmanager
