@@ -45,7 +45,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -541,9 +541,19 @@ EVENT = re.compile(
 async def stream_versions(
     port: int, path: str, stop: asyncio.Event, figures: Figures, answered: list[int] | None = None
 ) -> AsyncIterator[tuple[str, int]]:
-    """What an event stream sends, as it comes (``("version", 7)``, ``("page", 8)``), until
-    it ends or ``stop`` is set. With ``answered``, its status is added to it, and a 204 (the
-    server holds no stream: the page polls) is no error."""
+    """What a game's event stream sends, as it comes (``("version", 7)``, ``("page", 8)``),
+    until it ends or ``stop`` is set. With ``answered``, its status is added to it, and a 204
+    (the server holds no stream: the page polls) is no error."""
+    async for chunk in stream_chunks(port, path, stop, figures, answered):
+        for said, version, page, shown in EVENT.findall(chunk):
+            yield (said or page).decode(), int(version or shown)
+
+
+async def stream_chunks(
+    port: int, path: str, stop: asyncio.Event, figures: Figures, answered: list[int] | None = None
+) -> AsyncGenerator[bytes, None]:
+    """Each chunk an event stream sends (gunicorn sends an event a chunk), as it comes, until
+    it ends or ``stop`` is set; ``answered`` as for :func:`stream_versions`."""
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
     except OSError as failure:
@@ -579,8 +589,7 @@ async def stream_versions(
                 size = int(size_line.split(b";")[0] or b"0", 16)
                 if len(rest) < size + 2:
                     break
-                for said, version, page, shown in EVENT.findall(rest[:size]):
-                    yield (said or page).decode(), int(version or shown)
+                yield rest[:size]
                 raw = rest[size + 2 :]
                 if size == 0:
                     return

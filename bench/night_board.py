@@ -33,16 +33,19 @@ from tests.support.server import migrated_app
 from tests.web.webforms import form_for
 
 
-def _night(client: FlaskClient, tables: int) -> tuple[str, list[str]]:
+def open_night(client: FlaskClient, tables: int, size: int = 2) -> tuple[str, list[str]]:
+    """A new club with ``size`` players a table, its night and round 1 started, through the
+    app's forms (``bench/night_load.py`` opens its nights of fours this way too): the night's
+    path and each table's edit key, table 1 first."""
     club = client.post("/clubs/new", data={"name": "Bench"}).headers["Location"]
-    names = [f"P{n:03}" for n in range(2 * tables)]
+    names = [f"P{n:03}" for n in range(size * tables)]
     for name in names:
         client.post(f"{club}/players/add", data={"name": name})
     page = client.get(f"{club}/nights/new").get_data(as_text=True)
     form = form_for(page, "/nights/new")
     data: dict[str, object] = form.data(form.button(name="open_night"))
     data["present"] = re.findall(r'name="present" type="checkbox" value="(\d+)"', page)
-    data["table_size"] = "2"
+    data["table_size"] = str(size)
     night = client.post(f"{club}/nights/new", data=data).headers["Location"]
     round_page = client.post(f"{night}/rounds").headers["Location"]
     client.post(f"{round_page}/start")
@@ -76,7 +79,7 @@ def main() -> None:
                 Path(folder) / "bench.sqlite", RATELIMIT_ENABLED=False, WTF_CSRF_ENABLED=False
             )
             client = app.test_client()
-            night, keys = _night(client, tables)
+            night, keys = open_night(client, tables)
             assert len(keys) == tables, (len(keys), tables)
             client.post(f"/games/{keys[0]}/play", data={"tile": "3-2"})
             figures = {

@@ -72,9 +72,18 @@ def simulated_game(seed: int, max_hands: int = 100) -> tuple[Setup, list[Event],
 
     Returns its setup, the events as the web app stores them, and the entries that store them.
     """
-    rng = random.Random(seed)
     players = 2 + seed % 3
     setup = Setup.create(list(NAMES[:players]), PRESETS[seed // 3 % len(PRESETS)])
+    events, entries = played_entries(setup, random.Random(seed), max_hands)
+    return setup, events, entries
+
+
+def played_entries(
+    setup: Setup, rng: random.Random, max_hands: int = 100
+) -> tuple[list[Event], list[Entry]]:
+    """A game of ``setup`` played by the simulation (shuffled by ``rng``): the events as the
+    web app stores them, and the entries that store them (a club night's table, whose game
+    the round created with its seats and house rules, plays this way in bench/night_load.py)."""
     simulated = _unturned(list(play_game(setup, rng, max_hands).events))
     game = Game(setup)
     entries: list[Entry] = []
@@ -111,4 +120,4 @@ def simulated_game(seed: int, max_hands: int = 100) -> tuple[Setup, list[Event],
                 game.push(NewHand(leader))
                 begun_by_app = True
             entries.append(Entry("settle", fields, before, len(game.events)))
-    return setup, list(game.events), entries
+    return list(game.events), entries

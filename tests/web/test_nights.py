@@ -198,6 +198,21 @@ def test_a_night_of_fours_seats_partners_and_threes(client: FlaskClient) -> None
     assert all(" &amp; " in side or " & " in side for side in four)
 
 
+def test_a_night_seats_forty_tables_of_four_and_refuses_one_player_more(
+    client: FlaskClient,
+) -> None:
+    club = new_club(client)
+    names = [f"Player {n}" for n in range(160)]
+    _roster(client, club, names)
+    page = open_night(client, club, names, walk_in="One more", table_size="4", expect=422)
+    assert "A night seats at most 160 players." in page
+    assert 'data-club-night="' not in client.get(club).get_data(as_text=True), "no night opened"
+    night = open_night(client, club, names, table_size="4")
+    html = start(client, seat(client, night))
+    assert len(tables_of(html)) == 40
+    assert len(links_of(html)) == 40, "every table's game was created"
+
+
 def test_the_night_form_refuses_what_cannot_be_played(client: FlaskClient) -> None:
     club = new_club(client)
     _roster(client, club, NAMES)

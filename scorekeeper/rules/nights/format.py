@@ -22,8 +22,9 @@ tied players."""
 
 MOST_ROUNDS = 20
 MOST_MINUTES = 240
-MOST_PLAYERS = 120
-"""The most players a night seats (30 tables of four)."""
+MOST_PLAYERS = 160
+"""The most players a night seats: 40 tables of four, the night issue 40's benchmark serves
+(``bench/night_load.py``); seating a round of 160 takes a third of a second at most."""
 
 
 @dataclass(frozen=True)
