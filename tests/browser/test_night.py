@@ -1,0 +1,283 @@
+"""A whole club night in Chromium (issue 40): the director sets up a night of 12 on a phone
+(360x720) and, in a second run, on a laptop (1280x720), and starts round 1 of tables of four
+with partners; the three tables play their games on their own phones, opened by the links on
+the round's sheet; the director's board and the room's wall board follow every entry live and
+move the standings as each game ends; round 2 is seated from round 1 (no partners twice,
+opponents met before as few as can be) and the boards turn to it by themselves.
+
+Every page the director taps through fits the screen (no sideways scroll, targets and text
+large enough) and is axe clean."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from scorekeeper.rules import Setup
+from scorekeeper.rules.events import Draw, Event, NewHand, Play
+from scorekeeper.rules.tiles import tile
+from tests.browser.browsing import GAME_URL, GameEntry, TablePage, tap
+from tests.browser.test_clubs import check_fits, create_club
+from tests.support.chromium import PORTRAIT, WALL
+from tests.support.server import LiveServer
+
+ROSTER = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ida", "Jo", "Kim"]
+WALK_IN = "Zed"
+LAPTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 720}}
+"""The director's laptop: 1280x720, a mouse."""
+SCREENS = {"phone": PORTRAIT, "laptop": LAPTOP}
+MINUTES = 20
+"""A round's time limit, as the director sets it (the board's clock counts down from it)."""
+
+OPTIONS = {"target": 10, "win_check": "immediate"}
+"""The night's house rules: a game of 10, won the moment a side reaches it, so that each
+table's game is a few taps."""
+GAMES: list[list[Event]] = [
+    # The leader plays 5-5: 10 for the leader's side, who win at once.
+    [Play(0, tile(5, 5))],
+    # 5-0 scores 5; 2-0 and a draw score nothing; 5-2 fits both ends and goes on E, making
+    # 5 + 5: the leader's side win 15 to 0.
+    [Play(0, tile(5, 0)), Play(1, tile(2, 0)), Draw(2), Play(2, tile(5, 2), "E")],
+    # 6-1 counts 7 (no score); 4-1 on the 1 makes 6 + 4: the other side win 10 to 0.
+    [Play(0, tile(6, 1)), Play(1, tile(4, 1))],
+]
+"""Each table's game of round 1, its seats counted from the leader (0), whom the round draws
+by lot for each table."""
+WINNERS = [(0, 2), (0, 2), (1, 3)]
+"""The seats of each table that win its game, counted from the leader."""
+
+
+def _from(leader: int, event: Event) -> Event:
+    """``event`` with its seat counted from seat 1 instead of from the leader."""
+    seat = (leader + event.player) % 4  # type: ignore[union-attr]
+    if isinstance(event, Play):
+        return Play(seat, event.tile, event.end)
+    assert isinstance(event, Draw)
+    return Draw(seat, event.count)
+
+
+def _open_night(director: Page, base: str) -> str:
+    """The director's club with its roster of 11, a night opened on it for those 11 and a
+    walk-in, in tables of four, by taps on the pages: the night's address."""
+    club = create_club(director, base, "Night club")
+    # The roster as other tests import it: one paste on the club's import page.
+    director.goto(club + "/import")
+    roster = {"format": "all-fives-club/1", "roster": ROSTER}
+    director.locator('textarea[name="text"]').fill(json.dumps(roster))
+    tap(director.get_by_role("button", name="Import"))
+    expect(director.locator(".notice")).to_contain_text("11 players")
+    director.goto(club)
+    tap(director.locator("[data-club-new-night]"))
+    expect(director.locator("[data-night-form]")).to_be_visible()
+    check_fits(director)
+    for name in ROSTER:
+        tap(director.get_by_label(name, exact=True))
+        expect(director.get_by_label(name, exact=True)).to_be_checked()
+    director.get_by_label("A walk-in (not on the roster yet)").fill(WALK_IN)
+    tap(director.get_by_label("4: two partnerships, partners drawn each round"))
+    director.get_by_label("Rounds").fill("2")
+    director.get_by_label("Minutes a round").fill(str(MINUTES))
+    director.locator('input[name="target"]').fill(str(OPTIONS["target"]))
+    tap(director.locator("details.night-rules > summary"))
+    immediate = director.locator('input[name="win_check"][value="immediate"]')
+    if immediate.count():
+        tap(immediate)
+    else:
+        director.locator('select[name="win_check"]').select_option("immediate")
+    check_fits(director)
+    tap(director.locator("[data-open-night]"))
+    expect(director.locator(".notice")).to_contain_text("open with 12 players")
+    expect(director.locator("[data-night-player]")).to_have_count(12)
+    check_fits(director)
+    return director.url
+
+
+def _sides(round_page: Page) -> list[list[list[str]]]:
+    """Each table's two partnerships on a round's sheet, in table order."""
+    tables = round_page.locator(".night-table")
+    found = []
+    for number in range(tables.count()):
+        sides = tables.nth(number).locator(".table-side").all_inner_texts()
+        found.append([side.split(" & ") for side in sides])
+    return found
+
+
+def _seats(sides: list[list[str]]) -> list[str]:
+    """A table of four's seat order: seats 1 and 3 are partners against seats 2 and 4."""
+    (one, three), (two, four) = sides
+    return [one, two, three, four]
+
+
+def _start_round(director: Page, number: int) -> list[list[list[str]]]:
+    """Start the seated round from its sheet: its tables' partnerships."""
+    expect(director.locator("h1[data-round]")).to_have_text(f"Round {number}")
+    expect(director.locator(".night-table")).to_have_count(3)
+    sides = _sides(director)
+    check_fits(director)
+    tap(director.locator("[data-start-round]"))
+    expect(director.locator(".notice")).to_contain_text("3 tables are playing")
+    expect(director.locator("[data-table-link]")).to_have_count(3)
+    expect(director.locator(".table-qr svg")).to_have_count(3)
+    check_fits(director)
+    return sides
+
+
+def _card(board: Page, number: int) -> Locator:
+    return board.locator(f"#board-table-{number}")
+
+
+def _follows(boards: Sequence[Page], number: int, table: TablePage) -> None:
+    """Each board's card of the table shows the table's scores and whose turn it is."""
+    scores = {
+        str(side.get_attribute("data-side-score")): side.inner_text()
+        for side in table.page.locator("#table [data-side-score]").all()
+    }
+    assert len(scores) == 2, scores
+    turn = table.page.locator("#table [data-turn]")
+    for board in boards:
+        card = _card(board, number)
+        for name, score in scores.items():
+            expect(card.locator(f'[data-side-score="{name}"]')).to_have_text(score)
+        if turn.count() and turn.first.get_attribute("data-turn"):
+            expect(card.locator("[data-card-turn]")).to_have_attribute(
+                "data-card-turn", str(turn.first.get_attribute("data-turn"))
+            )
+
+
+def _match_points(board: Page, name: str) -> Locator:
+    return board.locator(f'#board-standings [data-player="{name}"] [data-stat="match_points"]')
+
+
+def _opponent_repeats(tables: Sequence[Sequence[Sequence[str]]], met: set[frozenset[str]]) -> int:
+    """How many pairs of opponents in ``tables`` (each two partnerships) met in ``met``."""
+    return sum(frozenset((a, b)) in met for one, other in tables for a in one for b in other)
+
+
+def _fewest_repeats(partnerships: list[list[str]], met: set[frozenset[str]]) -> int:
+    """The fewest opponents met before that any way of matching these partnerships into
+    tables of two partnerships allows (6 partnerships: 15 ways)."""
+
+    def matchings(left: list[list[str]]) -> Any:
+        if not left:
+            yield []
+            return
+        first, rest = left[0], left[1:]
+        for index, other in enumerate(rest):
+            for more in matchings(rest[:index] + rest[index + 1 :]):
+                yield [[first, other], *more]
+
+    return min(_opponent_repeats(tables, met) for tables in matchings(partnerships))
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_a_night_of_twelve_from_setup_to_round_two(
+    live_server: LiveServer, page_with: Any, screen: str
+) -> None:
+    base = live_server.url
+    director = page_with(**SCREENS[screen])
+    night = _open_night(director, base)
+
+    # Round 1: seated and started from the night's page.
+    tap(director.locator("[data-seat-round]"))
+    first = _start_round(director, 1)
+    players = sorted(name for table in first for side in table for name in side)
+    assert players == sorted([*ROSTER, WALK_IN])
+    links = [
+        base + str(link.get_attribute("href"))
+        for link in director.locator("[data-table-link]").all()
+    ]
+
+    # The board, opened from the night's page in a second tab; the wall board from its link,
+    # on the room's screen.
+    tap(director.locator("main [data-back]"))
+    expect(director.locator("[data-night-board]")).to_be_visible()
+    board = director.context.new_page()
+    board.goto(base + str(director.locator("[data-night-board]").get_attribute("href")))
+    expect(board.locator(".board-card")).to_have_count(3)
+    expect(board.locator("#night-board")).to_have_attribute("data-following", "stream")
+    clock = re.compile(rf"^({MINUTES}:00|{MINUTES - 1}:\d\d)$")
+    expect(board.locator("[data-clock]")).to_have_text(clock)
+    check_fits(board)
+    wall = page_with(**WALL)
+    wall.goto(base + str(board.locator("[data-board-wall]").get_attribute("href")))
+    assert "/clubs/watch/" in wall.url
+    expect(wall.locator(".board-card")).to_have_count(3)
+    expect(wall.locator("#night-board")).to_have_attribute("data-following", "stream")
+    expect(wall.locator("[data-clock]")).to_have_text(clock)
+    check_fits(wall)
+    boards = (board, wall)
+    for shown in boards:  # marked, to tell a live swap from a reload
+        shown.evaluate("document.body.dataset.unreloaded = 'yes'")
+
+    # Each table opens its game by the link on its slip, on a phone of its own, and plays.
+    tables = []
+    for number, link in enumerate(links, start=1):
+        phone = page_with(**PORTRAIT)
+        phone.goto(link)
+        expect(phone).to_have_url(GAME_URL)
+        seats = _seats(first[number - 1])
+        entry = GameEntry(TablePage(phone), Setup.create(seats, "all-fives", OPTIONS, True))
+        # The round drew the first leader by lot: the game begins with hand 1 led.
+        turn = phone.locator("#table [data-turn]").first
+        entry.shadow.push(NewHand(seats.index(str(turn.get_attribute("data-turn"))), "lot"))
+        tables.append(entry)
+    level = {name: "0" for name in players}
+    for number, (entry, events, won) in enumerate(
+        zip(tables, GAMES, WINNERS, strict=True), start=1
+    ):
+        assert entry.shadow.hand is not None
+        leader = entry.shadow.hand.leader
+        for event in events:
+            entry.enter(_from(leader, event))
+            _follows(boards, number, entry.table)
+        expect(entry.table.page.locator("#table")).to_have_attribute("data-phase", "over")
+        for shown in boards:
+            expect(_card(shown, number)).to_have_attribute("data-state", "over")
+        # The standings beside move as the game ends: its winners have a match's 2 points.
+        for seat in won:
+            level[entry.shadow.players[(leader + seat) % 4]] = "2"
+        for shown in boards:
+            for name, points in level.items():
+                expect(_match_points(shown, name)).to_have_text(points)
+    for shown in boards:
+        assert shown.evaluate("document.body.dataset.unreloaded") == "yes"
+    check_fits(board)
+    check_fits(wall)
+
+    # The night's page: the standings in order. Table 2's winners lead (+15); the four other
+    # winners follow, level on match points, difference and points.
+    director.goto(night)
+    rows = director.locator("#standings [data-night-standings] tbody tr")
+    expect(rows).to_have_count(12)
+    table_two = [name for name in tables[1].shadow.sides[tables[1].shadow.winner or 0].split(" & ")]
+    top = [str(rows.nth(i).get_attribute("data-player")) for i in range(6)]
+    assert sorted(top[:2]) == sorted(table_two), top
+    assert {*top} == {name for name, points in level.items() if points == "2"}
+    check_fits(director)
+
+    # Round 2, seated from round 1: nobody partners the same player again, and the
+    # partnerships meet as few opponents met before as any matching of them could.
+    tap(director.locator("[data-seat-round]"))
+    expect(director.locator("h1[data-round]")).to_have_text("Round 2")
+    second = _sides(director)
+    assert sorted(name for table in second for side in table for name in side) == players
+    partners_before = {frozenset(side) for table in first for side in table}
+    partners_now = [side for table in second for side in table]
+    assert not [side for side in partners_now if frozenset(side) in partners_before]
+    met = {frozenset((a, b)) for one, other in first for a in one for b in other}
+    assert _opponent_repeats(second, met) == _fewest_repeats(partners_now, met)
+    _start_round(director, 2)
+
+    # The boards turn to round 2 by themselves (within the stream's heartbeat).
+    for shown in boards:
+        expect(shown.locator("h1.night-board-title")).to_contain_text("Round 2", timeout=30_000)
+        expect(shown.locator(".board-card")).to_have_count(3)
+        for number, table in enumerate(second, start=1):
+            for side in table:
+                expect(_card(shown, number)).to_contain_text(" & ".join(side))
+        expect(shown.locator('#board-standings [data-stat="match_points"]')).to_have_count(12)
