@@ -254,7 +254,9 @@ def test_a_night_of_twelve_from_setup_to_round_two(
     director.goto(night)
     rows = director.locator("#standings [data-night-standings] tbody tr")
     expect(rows).to_have_count(12)
-    table_two = [name for name in tables[1].shadow.sides[tables[1].shadow.winner or 0].split(" & ")]
+    two = tables[1].shadow
+    assert two.winner is not None
+    table_two = two.sides[two.winner].split(" & ")
     top = [str(rows.nth(i).get_attribute("data-player")) for i in range(6)]
     assert sorted(top[:2]) == sorted(table_two), top
     assert {*top} == {name for name, points in level.items() if points == "2"}
