@@ -11,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.support.server import migrated_app
+from tests.web.test_clubs import new_club
 from tests.web.webtable import NO_KEY, new_game, page_seq
 
 
@@ -23,6 +24,17 @@ def test_unknown_page_and_game_are_404_pages(client):
     assert "There is no game at this link" in response.get_data(as_text=True)
     assert client.get(f"/games/{NO_KEY}/record.json").status_code == 404
     assert client.get("/games/1").status_code == 404
+
+
+def test_a_missing_club_or_night_says_which_is_missing(client):
+    """A page that knows why it found nothing says so, in place of the site's general 404."""
+    response = client.get(f"/clubs/{NO_KEY}")
+    assert response.status_code == 404
+    assert "There is no club at this link" in response.get_data(as_text=True)
+    club = new_club(client)
+    response = client.get(f"{club}/nights/999")
+    assert response.status_code == 404
+    assert "This club has no such night" in response.get_data(as_text=True)
 
 
 def test_wrong_method_is_405(client):

@@ -82,8 +82,9 @@ def handle_http(error: HTTPException) -> ErrorAnswer | HTTPException:
     explanation: object = EXPLANATIONS.get(code) or error.description or ""
     if code in WERKZEUG and error.description == type(error).description:
         explanation = WERKZEUG[code]
-    if error.description == NO_GAME:
-        explanation = NO_GAME
+    if code == 404 and error.description and error.description != type(error).description:
+        # A page that says why it found nothing (no such club, no such night) keeps its words.
+        explanation = error.description
     if code == 404:
         refused = guessing_refused()
         if refused is not None:
