@@ -22,8 +22,9 @@ from scorekeeper.rules import Setup
 from scorekeeper.rules.events import Draw, Event, NewHand, Play
 from scorekeeper.rules.tiles import tile
 from scorekeeper.web.nights import board as night_board
-from tests.browser.browsing import GAME_URL, GameEntry, TablePage, tap
-from tests.browser.test_clubs import check_fits, create_club
+from tests.browser.browsing import GAME_URL, GameEntry, TablePage, tap, word_problems
+from tests.browser.test_clubs import check_fits as fits
+from tests.browser.test_clubs import create_club
 from tests.support.chromium import PORTRAIT, WALL
 from tests.support.server import LiveServer
 
@@ -60,6 +61,15 @@ def _from(leader: int, event: Event) -> Event:
         return Play(seat, event.tile, event.end)
     assert isinstance(event, Draw)
     return Draw(seat, event.count)
+
+
+def check_fits(page: Page) -> None:
+    """The page fits its screen and is axe clean (``test_clubs.check_fits``), and no word on
+    it is broken across lines, cut off or off the screen."""
+    fits(page)
+    # The standings scroll sideways inside their own box on a phone, by design (as the
+    # club's do): their columns past its edge are not broken words.
+    assert word_problems(page, leave_out=".table-scroll") == []
 
 
 def _open_night(director: Page, base: str) -> str:
@@ -226,6 +236,8 @@ def test_a_night_of_twelve_from_setup_to_round_two(
         phone = page_with(**PORTRAIT)
         phone.goto(link)
         expect(phone).to_have_url(GAME_URL)
+        if number == 1:
+            check_fits(phone)  # a table's game of a night is the ordinary play screen
         seats = _seats(first[number - 1])
         entry = GameEntry(TablePage(phone), Setup.create(seats, "all-fives", OPTIONS, True))
         # The round drew the first leader by lot: the game begins with hand 1 led.
