@@ -72,6 +72,27 @@ def check_fits(page: Page) -> None:
     assert word_problems(page, leave_out=".table-scroll") == []
 
 
+SCORES_BROKEN = r"""selector => {
+  const broken = [];
+  for (const element of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/\d+(?:\u2060?\u2013\u2060?\d+)+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0)
+          .map(r => Math.round(r.top)));
+        if (tops.size > 1) broken.push(match[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+"""The scores (1 en dash 0, 10 en dash 0) split across two lines in what ``selector``
+matches."""
+
+
 def _open_night(director: Page, base: str) -> str:
     """The director's club with its roster of 11, a night opened on it for those 11 and a
     walk-in, in tables of four, by taps on the pages: the night's address."""
@@ -266,6 +287,11 @@ def test_a_night_of_twelve_from_setup_to_round_two(
         assert shown.evaluate("document.body.dataset.unreloaded") == "yes"
     check_fits(board)
     check_fits(wall)
+    for shown in boards:
+        assert shown.evaluate(SCORES_BROKEN, "[data-card-state]") == []
+    # Nobody scrolls the wall: its standings show every column whole.
+    standings = wall.locator("#board-standings .table-scroll")
+    assert standings.evaluate("e => e.scrollWidth <= e.clientWidth"), "the wall cuts columns"
 
     # The night's page: the standings in order. Table 2's winners lead (+15); the four other
     # winners follow, level on match points, difference and points.
