@@ -324,6 +324,19 @@ def test_a_night_of_twelve_from_setup_to_round_two(
         order.append((stats[0], stats[1] - stats[2], stats[1]))
     assert order == sorted(order, reverse=True), order
     check_fits(director)
+    # Round 1's sheet, from the night's list of rounds: every table's match over, its score.
+    tap(director.locator('[data-round="1"] a'))
+    states = director.locator("[data-table-state]")
+    expect(states).to_have_count(3)
+    for number, entry in enumerate(tables):
+        expect(states.nth(number)).to_have_attribute("data-table-state", "over")
+        score = "\u2060\u2013\u2060".join(str(points) for points in entry.shadow.scores)
+        expect(states.nth(number)).to_contain_text(f"score: {score}")
+    assert director.evaluate(SCORES_BROKEN, "[data-table-state]") == []
+    check_fits(director)
+    tap(director.locator("main [data-back]"))  # back in the tab's history, to the night
+    expect(director.locator("h1[data-night]")).to_be_visible()
+    director.wait_for_load_state()
 
     # Round 2, seated from round 1: nobody partners the same player again, and the
     # partnerships meet as few opponents met before as any matching of them could.
