@@ -303,9 +303,18 @@ def test_a_night_of_twelve_from_setup_to_round_two(
     check_fits(wall)
     for shown in boards:
         assert shown.evaluate(SCORES_BROKEN, "[data-card-state]") == []
-    # Nobody scrolls the wall: its standings show every column whole.
-    standings = wall.locator("#board-standings .table-scroll")
-    assert standings.evaluate("e => e.scrollWidth <= e.clientWidth"), "the wall cuts columns"
+    # Nobody scrolls the wall: its standings show every column whole. Nor need the director
+    # on a laptop: every table on the first screen, and the standings whole beside them.
+    wide = [wall, board] if screen == "laptop" else [wall]
+    for shown in wide:
+        standings = shown.locator("#board-standings .table-scroll")
+        assert standings.evaluate("e => e.scrollWidth <= e.clientWidth"), "columns cut"
+    if screen == "laptop":
+        board.evaluate("window.scrollTo(0, 0)")
+        lowest = board.locator(".board-card").evaluate_all(
+            "cards => Math.max(...cards.map(c => c.getBoundingClientRect().bottom))"
+        )
+        assert lowest <= LAPTOP["viewport"]["height"], f"a table's card ends at {lowest} px"
 
     # The night's page: every player's match points, points for and against as the games
     # say, in order of match points, then difference, then points.
