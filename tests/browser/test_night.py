@@ -145,13 +145,20 @@ def _seats(sides: list[list[str]]) -> list[str]:
     return [one, two, three, four]
 
 
+def _next_step(director: Page, control: str) -> None:
+    """Tap the night's next step, which lies on the page's first screen, as it opened."""
+    button = director.locator(control)
+    expect(button).to_be_in_viewport(ratio=1)
+    tap(button)
+
+
 def _start_round(director: Page, number: int) -> list[list[list[str]]]:
     """Start the seated round from its sheet: its tables' partnerships."""
     expect(director.locator("h1[data-round]")).to_have_text(f"Round {number}")
     expect(director.locator(".night-table")).to_have_count(3)
     sides = _sides(director)
     check_fits(director)
-    tap(director.locator("[data-start-round]"))
+    _next_step(director, "[data-start-round]")
     expect(director.locator(".notice")).to_contain_text("3 tables are playing")
     expect(director.locator("[data-table-link]")).to_have_count(3)
     expect(director.locator(".table-qr svg")).to_have_count(3)
@@ -234,7 +241,7 @@ def test_a_night_of_twelve_from_setup_to_round_two(
     night = _open_night(director, base)
 
     # Round 1: seated and started from the night's page.
-    tap(director.locator("[data-seat-round]"))
+    _next_step(director, "[data-seat-round]")
     first = _start_round(director, 1)
     players = sorted(name for table in first for side in table for name in side)
     assert players == sorted([*ROSTER, WALK_IN])
@@ -349,7 +356,7 @@ def test_a_night_of_twelve_from_setup_to_round_two(
 
     # Round 2, seated from round 1: nobody partners the same player again, and the
     # partnerships meet as few opponents met before as any matching of them could.
-    tap(director.locator("[data-seat-round]"))
+    _next_step(director, "[data-seat-round]")
     expect(director.locator("h1[data-round]")).to_have_text("Round 2")
     second = _sides(director)
     assert sorted(name for table in second for side in table for name in side) == players
