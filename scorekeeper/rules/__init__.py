@@ -25,6 +25,7 @@ from scorekeeper.rules.events import (
     Pass,
     Play,
     Settle,
+    TimeCalled,
 )
 from scorekeeper.rules.game import Game, Hand, HandResult, Move, Phase, Reached, Scored
 from scorekeeper.rules.house_rule import HouseRule
@@ -70,6 +71,7 @@ __all__ = [
     "Settlement",
     "Setup",
     "Tile",
+    "TimeCalled",
     "is_arm_name",
     "parse_halves",
     "parse_tile",

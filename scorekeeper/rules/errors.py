@@ -17,6 +17,7 @@ The rule ids, in the order in which they are named when several apply:
 ``remaining``      the pips or tiles held at the end of a hand are missing or impossible
 ``call``           a Muggins call or claim the rules do not allow
 ``guess``          a guess of a count the rules do not allow (practice mode)
+``time``           time called twice, or before hand 1 is led (a club night's time limit)
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ RuleId = Literal[
     "remaining",
     "call",
     "guess",
+    "time",
 ]
 """A rule a refusal cites, as docs/rules.md names it."""
 RULE_IDS: tuple[RuleId, ...] = get_args(RuleId)

@@ -113,8 +113,24 @@ class Guess:
     points: int
 
 
+TimeRule = Literal["finish-hand", "to-target"]
+"""What a club night does at a round's time limit (docs/rules.md 8f): the hand being played
+is the last, then the higher side wins; or play goes on to the target."""
+TIME_RULES: tuple[TimeRule, ...] = get_args(TimeRule)
+
+
+@dataclass(frozen=True, slots=True)
+class TimeCalled:
+    """A club night's round reached its time limit while this game was on (docs/rules.md
+    8f): with ``finish-hand`` the hand being played is the last, and when it is settled the
+    higher side wins (at once, between hands); with ``to-target`` play goes on as before.
+    Entered by the server, once a game; not a turn, and it names no player."""
+
+    rule: TimeRule
+
+
 REASON_LENGTH = 200
 """The most characters an adjustment's reason has (docs/rules.md 8c)."""
 
 
-Event = NewHand | Play | Draw | Pass | Settle | Claim | Adjust | Guess
+Event = NewHand | Play | Draw | Pass | Settle | Claim | Adjust | Guess | TimeCalled

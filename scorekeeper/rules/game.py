@@ -74,6 +74,9 @@ class Game(GameState):
         other.scores = list(self.scores)
         other.sides_in = list(self.sides_in)
         other.winner = self.winner
+        other.time = self.time
+        other.time_at = self.time_at
+        other.won_at_time = self.won_at_time
         other.starts = list(self.starts)
         return other
 
@@ -113,6 +116,10 @@ class Game(GameState):
         self.scores = list(self.hands[index].scores_before)
         self.sides_in = list(self.hands[index].in_before)
         self.winner = None
+        self.won_at_time = False
+        if self.time_at is not None and self.time_at >= start:
+            # called in the hand replayed: pushed again below if it is kept
+            self.time = self.time_at = None
         again = self.events[start:length]
         del self.events[start:], self.hands[index:], self.starts[index:]
         for event in again:

@@ -1,5 +1,5 @@
 """Reading one entry of a record's hand: an event (a play, a draw, a pass, a claim, an
-adjustment, a guess), or what the players still hold at its end. Only the form is checked here, every
+adjustment, a guess, time called), or what the players still hold at its end. Only the form is checked here, every
 field of it (rule ``record``); whether the entry may stand is the referee's to say when it is
 pushed (:mod:`scorekeeper.rules.record` reads a whole record)."""
 
@@ -21,6 +21,7 @@ from scorekeeper.rules.events import (
     LeadWay,
     Pass,
     Play,
+    TimeCalled,
     is_whole,
 )
 from scorekeeper.rules.house_rule import one_of
@@ -29,7 +30,7 @@ from scorekeeper.rules.messages import say
 from scorekeeper.rules.setup import Setup
 from scorekeeper.rules.tiles import tile
 
-_ACTIONS = ("play", "draw", "pass", "muggins", "adjust", "guess")
+_ACTIONS = ("play", "draw", "pass", "muggins", "adjust", "guess", "time")
 _EVENT_FIELDS = {
     "play": ("player", "play", "end", "called", "at"),
     "draw": ("player", "draw", "at"),
@@ -37,6 +38,7 @@ _EVENT_FIELDS = {
     "muggins": ("player", "muggins", "at"),
     "adjust": ("player", "adjust", "reason", "at"),
     "guess": ("player", "guess", "at"),
+    "time": ("time", "at"),
 }
 _ACTIONS_TEXT = ", ".join(f'"{action}"' for action in _ACTIONS)
 _EVENT_KEYS = {action: frozenset(fields) for action, fields in _EVENT_FIELDS.items()}
@@ -85,6 +87,8 @@ def parse_event(obj: object, setup: Setup) -> Event:
                 fields=", ".join(fields),
             )
         )
+    if action == "time":  # entered by the server at a club night's time limit: no player
+        return _read_time(obj)
     if "player" not in obj:
         raise MalformedInput(say('An event names its "player".'))
     return _READERS[action](obj, setup.seat_of(obj["player"]), setup)
@@ -187,6 +191,20 @@ def _read_adjust(obj: Mapping[str, Any], seat: int, setup: Setup) -> Event:
             )
         )
     return Adjust(seat, points, reason)
+
+
+def _read_time(obj: Mapping[str, Any]) -> Event:
+    """Time called at a club night's time limit, and what the night does then."""
+    rule = obj["time"]
+    if rule not in ("finish-hand", "to-target"):
+        raise MalformedInput(
+            say(
+                '"time" is what the night does at its time limit, "finish-hand" or '
+                '"to-target"; not %(given)s.',
+                given=json.dumps(rule),
+            )
+        )
+    return TimeCalled(rule)
 
 
 _READERS: dict[str, Callable[[Mapping[str, Any], int, Setup], Event]] = {

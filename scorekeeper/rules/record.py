@@ -29,6 +29,7 @@ from scorekeeper.rules.events import (
     Pass,
     Play,
     Settle,
+    TimeCalled,
 )
 from scorekeeper.rules.game import Game, Hand, Scored
 from scorekeeper.rules.house_rule import OptionValue
@@ -44,6 +45,7 @@ from scorekeeper.rules.reading import (
     redraws_of,
     unknown_key,
 )
+from scorekeeper.rules.record_json import parse_json
 from scorekeeper.rules.setup import MOST_PLAYERS, PARTNERS_PLAYERS, Setup
 from scorekeeper.rules.times import Times, parse_time, write_time
 
@@ -226,7 +228,7 @@ def _push_listed(
     for index, obj in enumerate(listed, first):
         try:
             event = parse_event(obj, game.setup)
-            if only_adjustments and not isinstance(event, Adjust):
+            if only_adjustments and not isinstance(event, Adjust | TimeCalled):
                 raise MalformedInput(
                     say(
                         "Only adjustments come after a hand's settlement; hand %(hand)s "
@@ -265,90 +267,6 @@ def _ending(game: Game, hand: Hand) -> Message:
     if hand.result == "domino" and hand.went_out is not None:
         return say("%(went_out)s dominoed", went_out=game.players[hand.went_out])
     return say("it is blocked")
-
-
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    obj: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in obj:
-            shown = key.encode("utf-8", "backslashreplace").decode("utf-8")
-            raise MalformedInput(say('The key "%(key)s" appears twice in one object.', key=shown))
-        obj[key] = value
-    return obj
-
-
-def _no_constants(name: str) -> object:
-    raise MalformedInput(say("%(given)s is not a number a record can hold.", given=name))
-
-
-def _only_text(data: object) -> object:
-    """``data`` unchanged, unless a string in it holds a lone surrogate (a JSON escape such as
-    "\\ud800" that is no character): then a ``record`` refusal, since no text can hold it."""
-    pending = [data]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, dict):
-            pending.extend(item.keys())
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
-        elif isinstance(item, str):
-            try:
-                item.encode("utf-8")
-            except UnicodeEncodeError:
-                raise MalformedInput(
-                    say(
-                        "The record holds a lone surrogate (an escape such as \\ud800 that is "
-                        "not a character): it is not Unicode text."
-                    )
-                ) from None
-    return data
-
-
-MOST_DIGITS = 20
-"""No number in a game record is longer (a score, a target, a pip total: a few digits)."""
-
-
-def _bounded_int(digits: str) -> int:
-    """An integer of the JSON text; one too long for any field of a record is refused before
-    it is read (Python refuses to read more than 4,300 digits, with a ValueError)."""
-    if len(digits.lstrip("-")) > MOST_DIGITS:
-        raise MalformedInput(
-            say(
-                "The record holds a number of %(digits)s digits: no number in a game record "
-                "is that long.",
-                digits=len(digits.lstrip("-")),
-            )
-        )
-    return int(digits)
-
-
-def parse_json(text: str | bytes) -> object:
-    """Parse JSON text, refusing what is not JSON (or not Unicode text) with rule ``record``."""
-    try:
-        if isinstance(text, bytes):
-            text = text.decode("utf-8-sig")
-        return _only_text(
-            json.loads(
-                text,
-                object_pairs_hook=_no_duplicate_keys,
-                parse_constant=_no_constants,
-                parse_int=_bounded_int,
-            )
-        )
-    except UnicodeDecodeError:
-        raise MalformedInput(say("The record is not UTF-8 text.")) from None
-    except json.JSONDecodeError as error:
-        raise MalformedInput(
-            say(
-                "The record is not JSON: %(error)s at line %(line)s, column %(column)s.",
-                error=error.msg,
-                line=error.lineno,
-                column=error.colno,
-            )
-        ) from None
-    except RecursionError:
-        raise MalformedInput(say("The record is nested too deeply to be a game record.")) from None
 
 
 def load_record(text: str | bytes, *, unsettled_last_hand: bool = False) -> Game:
@@ -507,6 +425,7 @@ _WRITERS: dict[type, Callable[[Any, tuple[str, ...]], dict[str, Any]]] = {
     Claim: _write_claim,
     Guess: _write_guess,
     Adjust: _write_adjust,
+    TimeCalled: lambda event, names: {"time": event.rule},
     Draw: _write_draw,
     Pass: _write_pass,
 }
@@ -562,12 +481,14 @@ def replay_result(game: Game) -> dict[str, Any]:
         notes = referee_notes(game, index + 1)
         if notes:  # only where there are any: older readers see nothing else change
             hands[-1]["notes"] = [str(note.message) for note in notes]
+    timed = {"time": game.time, "won_at_time": game.won_at_time} if game.time else {}
     return {
         "ok": True,
         "sides": list(sides),
         "scores": per_side(game.scores),
         "winner": None if game.winner is None else sides[game.winner],
         "hands": hands,
+        **timed,  # only where time was called (docs/rules.md 8f)
     }
 
 

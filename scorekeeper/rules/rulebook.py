@@ -65,6 +65,7 @@ RULE_TITLES: dict[str, Message] = {
     "remaining": say("What is left at the end"),
     "call": say("Calling the count"),
     "guess": say("Guessing the count"),
+    "time": say("The time limit of a club night"),
 }
 
 RULE_TEXTS: dict[str, Message] = {
@@ -133,6 +134,12 @@ RULE_TEXTS: dict[str, Message] = {
         "one guess, directly after the play and before any other entry, of 0 (no score) or "
         "a multiple of 5 the open ends could make. After the next entry the count is shown "
         "and the play counts as not guessed."
+    ),
+    "time": say(
+        "At a club night's time limit time is called once in each game still on, after "
+        "hand 1 is led. With finish-hand the hand being played is the last, and when it is "
+        "settled the higher side wins; level sides play on a hand at a time. With "
+        "to-target play goes on to the target."
     ),
 }
 

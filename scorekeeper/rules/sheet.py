@@ -140,6 +140,14 @@ class Sheet:
     guesses: tuple[tuple[str, int, int], ...] = ()
     """Practice mode (docs/rules.md 8e): each player's name, counts guessed right and plays,
     in seat order; empty without the house rule."""
+    won_at_time: bool = False
+    """Whether a club night's time limit decided the winner (docs/rules.md 8f)."""
+
+    @property
+    def ranked_scores(self) -> str:
+        """Each side with its score, the highest first: "Ann & Cy 180, Bob & Dee 165"."""
+        ranked = sorted(zip(self.header.sides, self.scores, strict=True), key=lambda s: -s[1])
+        return ", ".join(f"{side} {score}" for side, score in ranked)
 
     @property
     def winner_name(self) -> str | None:
@@ -316,7 +324,14 @@ def score_sheet(
         sheet_row(game, hand, game.scores_after(hand)) for hand in game.hands[len(first_rows) :]
     )
     guessed = tuple((game.players[g.seat], g.right, g.plays) for g in guesses(game))
-    return Sheet(_header(game, played_on), rows, tuple(game.scores), game.winner, guessed)
+    return Sheet(
+        _header(game, played_on),
+        rows,
+        tuple(game.scores),
+        game.winner,
+        guessed,
+        game.won_at_time,
+    )
 
 
 # -- the tally -------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from scorekeeper.rules.events import Event
+from scorekeeper.rules.events import Event, TimeRule
 from scorekeeper.rules.gains import Voided, starts_in
 from scorekeeper.rules.layout import Layout
 from scorekeeper.rules.settlement import Settlement
@@ -183,6 +183,12 @@ class GameState:
         self.sides_in = [starts_in(self.rules)] * len(self.sides)
         """Which sides are in (house rule get_in: a side scores once a play got it in)."""
         self.winner: int | None = None
+        self.time: TimeRule | None = None
+        """A club night's time limit, once called in this game (docs/rules.md 8f)."""
+        self.time_at: int | None = None
+        """Where the time entry is in ``events``: what an undo past it takes back."""
+        self.won_at_time = False
+        """Whether the time limit decided the winner (no side had reached the target)."""
         self.starts: list[int] = []
         """Where each hand's NewHand is in ``events``: what an undo replays from."""
 

@@ -64,6 +64,9 @@ class GameFacts:
     settled: int
     """Hands settled: every seat's remaining pips were counted in each (what ``pips_left``
     is averaged over)."""
+    time_called: bool = False
+    """Whether a club night's time limit was called in the game (docs/rules.md 8f): its
+    table's match ends with it. Older games had none, so the format stays."""
 
     def to_json(self) -> dict[str, Any]:
         """A plain dict to store (see :meth:`from_json`)."""
@@ -76,6 +79,7 @@ class GameFacts:
             "scores": list(self.scores),
             "hands": self.hands,
             "settled": self.settled,
+            "time_called": self.time_called,
         }
 
     @classmethod
@@ -91,6 +95,7 @@ class GameFacts:
             scores=tuple(data["scores"]),
             hands=int(data["hands"]),
             settled=int(data["settled"]),
+            time_called=bool(data.get("time_called", False)),
         )
 
 
@@ -155,4 +160,5 @@ def game_facts(game: Game) -> GameFacts:
         scores=tuple(game.scores),
         hands=len(game.hands),
         settled=settled,
+        time_called=game.time is not None,
     )

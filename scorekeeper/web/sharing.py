@@ -343,6 +343,7 @@ def changes_stream(door: str, key: str) -> Response:
         return Response(status=204)
     language, heard = languages.current(), _last_heard()
     app, environ = current_app._get_current_object(), dict(request.environ)  # type: ignore[attr-defined]
+    heartbeat = heartbeat_seconds(app)
     kept_as = _kept_as(door, key, language, None, FirstTap())
 
     def said(now: int, opening: bool) -> tuple[int, str]:
@@ -377,7 +378,10 @@ def changes_stream(door: str, key: str) -> Response:
                 log.warning("Reading a followed game's version failed", exc_info=True)
 
     def stream() -> Iterator[str]:
-        with hub.following(game_id, version, address) as wake, _hang_up(environ, wake) as gone:
+        with (
+            hub.following(game_id, version, address) as wake,
+            _hang_up(environ, wake, heartbeat) as gone,
+        ):
             # A change stored between reading the version above and following the game here
             # told no one: read it again, now that any later change wakes this stream.
             recheck()
@@ -402,7 +406,7 @@ def changes_stream(door: str, key: str) -> Response:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return
-                if not wake.wait(min(HEARTBEAT_SECONDS, left)):
+                if not wake.wait(min(heartbeat, left)):
                     recheck()  # silent for a heartbeat: the stored version, in case
                     yield ": still here\n\n"
 
@@ -429,7 +433,9 @@ def _last_heard() -> int | None:
 
 
 @contextmanager
-def _hang_up(environ: dict[str, Any], wake: threading.Event) -> Iterator[Callable[[], bool]]:
+def _hang_up(
+    environ: dict[str, Any], wake: threading.Event, heartbeat: float
+) -> Iterator[Callable[[], bool]]:
     """Whether the phone behind a stream has gone (its side of the connection closed), to ask
     each time the stream wakes: at the latest at each heartbeat.
 
@@ -443,7 +449,7 @@ def _hang_up(environ: dict[str, Any], wake: threading.Event) -> Iterator[Callabl
     if connection is None:
         yield lambda: False
         return
-    _probe_when_silent(connection)
+    _probe_when_silent(connection, heartbeat)
     if not gevent_patched():
         yield lambda: _closed(connection)
         return
@@ -466,32 +472,44 @@ def _hang_up(environ: dict[str, Any], wake: threading.Event) -> Iterator[Callabl
         watcher.close()
 
 
-PROBE_AFTER_SECONDS = 10
-"""Seconds a stream's connection may be silent before the system asks the phone whether it is
-still there (TCP keepalive); it asks ``PROBES`` times, ``PROBE_EVERY_SECONDS`` apart."""
-PROBE_EVERY_SECONDS = 3
+def heartbeat_seconds(app: Flask) -> float:
+    """The heartbeat of this app's game streams: the setting ``HEARTBEAT_SECONDS`` (seconds,
+    more than 0), else :data:`HEARTBEAT_SECONDS`. The connection's probes are timed from it,
+    so a test can shorten the whole wait for a vanished phone, not only the heartbeat."""
+    return float(app.config.get("HEARTBEAT_SECONDS", HEARTBEAT_SECONDS))
+
+
+PROBE_AFTER = 0.5
+"""The part of a heartbeat a stream's connection may be silent (10 s of 20) before the system
+asks the phone whether it is still there (TCP keepalive); it asks ``PROBES`` times,
+``PROBE_EVERY`` of a heartbeat apart (3 s)."""
+PROBE_EVERY = 0.15
 PROBES = 3
-GIVE_UP_SECONDS = 15
-"""Seconds without a word from the phone (an answer to a probe, or to data sent) after which
-the system gives its connection up (``TCP_USER_TIMEOUT``): past the second probe, before the
-next heartbeat. A phone on a poor line that loses its stream opens it again by itself and is
-sent what it missed (``Last-Event-ID``)."""
+GIVE_UP = 0.75
+"""The part of a heartbeat without a word from the phone (an answer to a probe, or to data
+sent) after which the system gives its connection up (``TCP_USER_TIMEOUT``, 15 s of 20): past
+the second probe, before the next heartbeat. A phone on a poor line that loses its stream
+opens it again by itself and is sent what it missed (``Last-Event-ID``)."""
 
 
-def _probe_when_silent(connection: socket.socket) -> None:
+def _probe_when_silent(connection: socket.socket, heartbeat: float) -> None:
     """Have the system find out that the phone behind a stream vanished without closing its
     side (out of the Wi-Fi's reach, its battery flat): nothing would ever arrive to say so,
     and a heartbeat's few bytes wait in the send buffer for many minutes of retries. With
-    keepalive probes after ``PROBE_AFTER_SECONDS`` of silence, and the connection given up
-    after ``GIVE_UP_SECONDS`` without an answer, it fails within one heartbeat; the stream, watching it,
+    keepalive probes after ``PROBE_AFTER`` of a heartbeat of silence, and the connection given
+    up after ``GIVE_UP`` of one without an answer, it fails within one heartbeat; the stream, watching it,
     is let go then. A connection that is not TCP (a Unix socket behind a proxy) has neither,
     and needs neither: its proxy holds the phone's connection."""
     try:
         connection.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
-        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, PROBE_AFTER_SECONDS)
-        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, PROBE_EVERY_SECONDS)
+        # The system counts keepalive in whole seconds, at least one; and a heartbeat a test
+        # shortens to a tenth of a second would give a busy machine's late answer up.
+        idle, every = (max(1, round(heartbeat * part)) for part in (PROBE_AFTER, PROBE_EVERY))
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, idle)
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, every)
         connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, PROBES)
-        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, GIVE_UP_SECONDS * 1000)
+        give_up_ms = max(1000, round(heartbeat * GIVE_UP * 1000))
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT, give_up_ms)
     except (OSError, AttributeError):  # not TCP, or a system without these options
         pass
 
@@ -518,6 +536,12 @@ worker's every stream; past it, its pages poll, under the rate limits."""
 
 def init_app(app: Flask) -> None:
     """Register the pages."""
+    heartbeat = app.config.get("HEARTBEAT_SECONDS", HEARTBEAT_SECONDS)
+    # A bool is an int to Python, and a string is the environment's text that was no number.
+    if isinstance(heartbeat, bool) or not isinstance(heartbeat, int | float) or heartbeat <= 0:
+        raise ValueError(
+            f"The setting HEARTBEAT_SECONDS must be a number above 0, not {heartbeat!r}"
+        )
     app.config["LIVE_STREAMS"] = capacity_setting(app, "LIVE_STREAMS", LIVE_STREAMS)
     app.config["LIVE_STREAMS_PER_ADDRESS"] = capacity_setting(
         app, "LIVE_STREAMS_PER_ADDRESS", LIVE_STREAMS_PER_ADDRESS

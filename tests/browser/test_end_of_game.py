@@ -90,7 +90,7 @@ def test_a_scoring_play_lights_the_count_line_and_nothing_moves_or_hides(
     while_shown = boxes(phone)
 
     # It goes within a few seconds, and then nothing has moved.
-    expect(flash).not_to_have_class(SHOWN, timeout=6000)
+    expect(flash).not_to_have_class(SHOWN)
     assert not lit(line)
     assert boxes(phone) == while_shown
 
@@ -115,7 +115,7 @@ def test_the_flash_does_not_fade_with_reduced_motion(live_server: LiveServer, ph
     assert lit(line)
     timing = line.evaluate("e => getComputedStyle(e).animationTimingFunction")
     assert timing in ("step-end", "steps(1)"), "it stays still, then goes"
-    expect(flash).not_to_have_class(SHOWN, timeout=6000)
+    expect(flash).not_to_have_class(SHOWN)
     assert not lit(line)
 
 

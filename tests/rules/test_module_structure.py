@@ -218,3 +218,17 @@ def test_the_layer_rule_sees_a_breach_when_there_is_one() -> None:
     assert _circles(
         _rooms_graph({f"{WEB}.data.a": {f"{WEB}.site.b"}, f"{WEB}.site.b": {f"{WEB}.data.a"}})
     ) == [["data", "site", "data"]]
+
+
+MOST_LINES = 600
+"""A module longer than this is two subjects; split it where they part (function complexity
+has its own bound: ruff's C901 at 20, in ``make lint``)."""
+
+
+def test_no_module_is_longer_than_a_reader_can_hold() -> None:
+    long = {
+        _module_name(path): lines
+        for path in PACKAGE.rglob("*.py")
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MOST_LINES
+    }
+    assert long == {}

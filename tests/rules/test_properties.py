@@ -11,14 +11,17 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from fractions import Fraction
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.rules import record
 from scorekeeper.rules.errors import RecordRefusal, Refusal
 from scorekeeper.rules.events import (
     Adjust,
@@ -31,7 +34,8 @@ from scorekeeper.rules.events import (
     Play,
     Settle,
 )
-from scorekeeper.rules.game import Game, Setup
+from scorekeeper.rules.game import Game, Hand, Setup
+from scorekeeper.rules.notes import Note, referee_notes
 from scorekeeper.rules.options import PRESETS
 from scorekeeper.rules.record import load_record, replay, replay_result, write_record
 from scorekeeper.rules.simulate import play_game
@@ -519,10 +523,11 @@ def test_every_simulated_game_replays_without_refusal(setup: Setup, seed: int) -
     text = json.dumps(write_record(game))
     replayed = load_record(text)
     assert write_record(replayed) == write_record(game)
-    assert replay_result(replayed) == replay_result(game)
+    result = replay_result(game)  # once: it replays every hand for its notes
+    assert replay_result(replayed) == result
     output, ok = replay(text)
     assert ok
-    assert output == json.loads(json.dumps(replay_result(game)))
+    assert output == json.loads(json.dumps(result))
     if game.winner is not None:
         assert output["winner"] == setup.sides[game.winner]
 
@@ -763,6 +768,41 @@ def test_exact_target_the_first_to_reach_it_wins_as_the_tally_says() -> None:
             Table(exact_setup(seed, *way), seed, after=check_tally).play_game(100)
 
 
+# -- the replay output of a game, its closed hands' notes kept -----------------------------
+
+
+class ClosedHandNotes:
+    """``referee_notes`` for one game, each closed hand's notes worked out once.
+
+    The notes of a hand replay it from its start, and ``snapshot`` asks for every hand's before
+    and after each undo or round of refusals: replaying the closed hands again was two thirds
+    of the refusal test's time. A closed hand is never changed again (``Game.fork``), so its notes are
+    kept with the hand object and the events up to its end, and worked out anew if either is
+    not the same; the open hand, and any other game, are worked out each time."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.kept: dict[int, tuple[Hand, list[Event], list[Note]]] = {}
+
+    def __call__(self, game: Game, hand_number: int) -> list[Note]:
+        if game is not self.game or hand_number >= len(game.hands):
+            return referee_notes(game, hand_number)
+        hand, upto = game.hands[hand_number - 1], game.hand_starts[hand_number]
+        kept = self.kept.get(hand_number)
+        if kept is not None and kept[0] is hand and kept[1] == game.events[:upto]:
+            return kept[2]
+        notes = referee_notes(game, hand_number)
+        self.kept[hand_number] = (hand, game.events[:upto], notes)
+        return notes
+
+
+@contextmanager
+def closed_hand_notes_kept(game: Game) -> Iterator[None]:
+    """While in it, the replay output of ``game`` reuses its closed hands' notes."""
+    with mock.patch.object(record, "referee_notes", ClosedHandNotes(game)):
+        yield
+
+
 # -- undo -----------------------------------------------------------------------------------
 
 
@@ -781,7 +821,9 @@ def check_undo(table: Table, event: Event) -> None:
 def test_undo_restores_the_exact_previous_state(setup: Setup, seed: int) -> None:
     """Undo after any kind of event, in any phase, restores everything."""
     table = Table(setup, seed, before=check_undo)
-    game = table.play_game(max_hands=12)
+    with closed_hand_notes_kept(table.game):
+        game = table.play_game(max_hands=12)
+    # Every hand's notes worked out again, as in the refusal test below.
     assert write_record(round_trip(game)) == write_record(game)
     assert replay_result(round_trip(game)) == replay_result(game)
 
@@ -969,9 +1011,12 @@ def _maybe_check_refusals(table: Table, upcoming: Event) -> None:
 def test_a_refusal_names_its_rule_and_changes_nothing(setup: Setup, seed: int) -> None:
     """Wrong player, reused tile, wrong end, over-drawing, passing early, late entries."""
     table = Table(setup, seed, before=_maybe_check_refusals)
-    game = table.play_game(max_hands=12)
-    if game.winner is not None:
-        check_refusals(table, None)
+    with closed_hand_notes_kept(table.game):
+        game = table.play_game(max_hands=12)
+        if game.winner is not None:
+            check_refusals(table, None)
+    # Outside it, every hand's notes worked out again: a refusal that had changed what a
+    # closed hand's notes say would show here.
     assert write_record(round_trip(game)) == write_record(game)
     assert replay_result(round_trip(game)) == replay_result(game)
 

@@ -90,6 +90,7 @@ def test_every_rule_id_is_listed_in_precedence_order() -> None:
         "remaining",
         "call",
         "guess",
+        "time",
     )
 
 

@@ -24,7 +24,7 @@ from tests.rules.test_adjustments import duo
 def test_every_rule_id_has_an_anchor_and_plain_words_in_precedence_order() -> None:
     book = rulebook(None)
     assert [entry.rule for entry in book.refusals] == list(RULE_IDS)
-    assert len(book.refusals) == 15
+    assert len(book.refusals) == 16
     for entry in book.refusals:
         assert entry.anchor == rule_anchor(entry.rule) == f"rule-{entry.rule}"
         assert str(entry.title) and str(entry.text).endswith(".")

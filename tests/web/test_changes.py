@@ -217,7 +217,7 @@ def notes_heard(app: Flask, count: int, changing: Callable[[], object]) -> list[
             cursor.execute("SELECT 1")
             driver = connection.driver_connection
             assert driver is not None
-            notes = islice(driver.notifies(timeout=2), count)
+            notes = islice(driver.notifies(timeout=10), count)
             return [note.payload for note in notes]
         finally:
             connection.close()
@@ -358,6 +358,7 @@ def test_a_silent_stream_reads_the_stored_version_again_each_heartbeat(
     """A change whose news never reached this process (a lost notification; here nothing
     brings other processes' changes at all) is sent at the next heartbeat."""
     monkeypatch.setattr("scorekeeper.web.sharing.HEARTBEAT_SECONDS", 0.2)
+    monkeypatch.setattr("scorekeeper.web.sharing.STREAM_SECONDS", 10)  # then it ends, unheard
     monkeypatch.setattr(changes._Source, "look", lambda self: None)
     monkeypatch.setattr(changes._Listener, "run", lambda self: time.sleep(60))
     table = started(client)
@@ -367,9 +368,7 @@ def test_a_silent_stream_reads_the_stored_version_again_each_heartbeat(
     with pushing.app_context():  # another process's change, which no one tells of
         db.session.execute(text("UPDATE game SET version = version + 1"))
         db.session.commit()
-    started_at = time.monotonic()
     assert versions(chunks, 1) == [version + 1]
-    assert time.monotonic() - started_at < 2
 
 
 def test_a_change_stored_while_the_stream_writes_is_sent_next(
@@ -391,7 +390,8 @@ def test_the_development_server_lets_a_stream_go_at_the_heartbeat_after_its_phon
 ) -> None:
     """Flask's threaded server holds streams too: a phone that closed its connection is let
     go at the next heartbeat (not at the second heartbeat that fails to be written)."""
-    monkeypatch.setattr("scorekeeper.web.sharing.HEARTBEAT_SECONDS", 1.0)
+    heartbeat = 2.0
+    monkeypatch.setattr("scorekeeper.web.sharing.HEARTBEAT_SECONDS", heartbeat)
     table = started(client)
     hub = changes._state(app)[0]
     with LiveServer(app) as server:
@@ -402,7 +402,7 @@ def test_the_development_server_lets_a_stream_go_at_the_heartbeat_after_its_phon
             while b"event: version" not in received:  # read all it was sent: then it leaves
                 received += phone.recv(4096)
             assert received.startswith(b"HTTP/1.1 200") and hub.streams == 1
-        deadline = time.monotonic() + 1.5  # one heartbeat and a half
+        deadline = time.monotonic() + 1.5 * heartbeat  # before the second heartbeat
         while hub.streams and time.monotonic() < deadline:
             time.sleep(0.05)
         assert hub.streams == 0

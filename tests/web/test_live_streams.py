@@ -4,8 +4,10 @@ One asyncio client opens 1,000 event streams on one game at once (a burst, as th
 reconnect after a restart) against the server ``make run`` starts (``flask serve``: one gevent
 process) and against the hosting recipe's two gevent workers, straight and behind the README's
 nginx, then makes 20 entries at random
-intervals, some 10 ms apart, and checks that every stream had the new version (or a later one)
-within 2 s of each entry being sent.
+intervals, some 10 ms apart, and checks that every stream was pushed each new version (or a
+later one): it came before a silent stream's heartbeat could have found it. How fast a push
+comes is a speed target, which lives in ``bench/live_streams.py`` (every one of 3,000 streams
+within 1 s): here the test waits for what it checks, however slow the machine.
 
 The doors: 880 streams behind the edit link (each change is its version, a few bytes) and 120
 behind the watch link, 80 of them the table and 40 the board (each change is the new page
@@ -20,7 +22,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,6 +31,7 @@ from typing import Any, TypeVar
 import pytest
 
 from scorekeeper.rules import Game
+from scorekeeper.web.streaming import HEARTBEAT_SECONDS
 from tests.support.clubtable import simulated_game
 from tests.support.gunicorn import Gunicorn, TableServe, form, import_game, request
 from tests.support.nginx import INSTALLED, nginx
@@ -38,8 +41,11 @@ T = TypeVar("T")
 
 EDITING, WATCHING, BOARDS = 880, 80, 40
 CHANGES = 20
-WITHIN = 2.0
-"""Seconds from sending an entry to every stream having its version."""
+PUSHED = HEARTBEAT_SECONDS / 2
+"""Seconds from sending an entry by which every stream has had its version pushed. A stream
+that nothing wakes reads the stored version again at its heartbeat (20 s after it last
+wrote), so a change first heard later than half of that may have been found, not pushed. Not
+a speed target: a push takes a few hundred milliseconds on a quiet machine."""
 GAPS = (0.01, 0.01, 0.05, 0.2, 0.5)
 """The pauses between one entry's answer and the next entry, drawn at random."""
 ID = re.compile(rb"\nid: (-?\d+)\n")
@@ -126,17 +132,18 @@ async def watch_and_change(port: int) -> tuple[list[Heard], list[tuple[float, in
     readers = [asyncio.create_task(follow(port, heard, opened, count)) for heard in streams]
     try:
         await asyncio.wait_for(opened.wait(), 30)
-        await asyncio.sleep(0.5)  # the opening events are in; then the entries
+        # Every stream's opening event is in; then the entries.
+        await until(lambda: all(heard.versions for heard in streams), PUSHED)
         sent: list[tuple[float, int]] = []
         changing = threading.Thread(
             target=make_changes,
             args=(port, key, int(token.group(1)), entries[1 : 1 + CHANGES], sent),
         )
         changing.start()
-        while changing.is_alive():
-            await asyncio.sleep(0.05)
-        changing.join()
-        await asyncio.sleep(WITHIN + 0.5)
+        await asyncio.get_running_loop().run_in_executor(None, changing.join)
+        # Every stream has the last version, or has had the time to be pushed it.
+        last = sent[-1][1] if sent else 0
+        await until(lambda: all(heard.first_at(last) is not None for heard in streams), PUSHED)
     finally:
         for reader in readers:
             reader.cancel()
@@ -147,13 +154,20 @@ async def watch_and_change(port: int) -> tuple[list[Heard], list[tuple[float, in
     return streams, sent, int(final.group(1))
 
 
+async def until(done: Callable[[], bool], seconds: float) -> None:
+    """Return once ``done()``, or after ``seconds`` (what follows then says what is missing)."""
+    deadline = time.monotonic() + seconds
+    while not done() and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+
+
 def late_streams(streams: list[Heard], sent: list[tuple[float, int]]) -> list[str]:
-    """Each change a stream had not brought within WITHIN seconds of its sending."""
+    """Each change a stream had not brought within PUSHED seconds of its sending."""
     late: list[str] = []
     for number, heard in enumerate(streams):
         for started, version in sent:
             came = heard.first_at(version)
-            if came is None or came - started > WITHIN:
+            if came is None or came - started > PUSHED:
                 waited = "never" if came is None else f"after {came - started:.2f} s"
                 late.append(f"stream {number} ({heard.path}): version {version} {waited}")
     return late
@@ -185,14 +199,12 @@ def every_stream_hears_every_change(server: Gunicorn, in_front: Path | None = No
     assert {heard.versions[-1][1] for heard in streams} == {final}
 
 
-@pytest.mark.alone
 def test_make_runs_server_pushes_every_change_to_a_thousand_streams(tmp_path: Path) -> None:
     database = tmp_path / "table.sqlite"
     migrated_database(database)
     every_stream_hears_every_change(TableServe(f"sqlite:///{database}", settings=SETTINGS))
 
 
-@pytest.mark.alone
 def test_the_recipes_gevent_workers_push_every_change_to_a_thousand_streams(
     tmp_path: Path,
 ) -> None:
@@ -201,7 +213,6 @@ def test_the_recipes_gevent_workers_push_every_change_to_a_thousand_streams(
     every_stream_hears_every_change(Gunicorn(f"sqlite:///{database}", *RECIPE, settings=SETTINGS))
 
 
-@pytest.mark.alone
 @pytest.mark.skipif(not INSTALLED, reason="nginx is not installed")
 def test_the_recipe_behind_the_readmes_nginx_pushes_every_change_to_a_thousand_streams(
     tmp_path: Path,

@@ -16,13 +16,12 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from flask import Flask
 
 from scorekeeper.rules import Game
-from scorekeeper.web.sharing import HEARTBEAT_SECONDS
 from tests.support.clubtable import simulated_game
 from tests.support.gunicorn import Gunicorn, free_port, import_game
 
@@ -31,6 +30,10 @@ SERVER_ADDRESS = f"10.231.{SUBNET}.1"
 PHONE_ADDRESS = f"10.231.{SUBNET}.2"
 NAMESPACE = f"allfives-phone-{os.getpid()}"
 HOST_END, PHONE_END = f"afh{os.getpid() % 100000}", f"afp{os.getpid() % 100000}"
+
+HEARTBEAT_SECONDS = 6
+"""The server's heartbeat here (the setting; 20 s unless set): the system's probes of a silent
+connection are timed from it, so a third of the wait shows the same as the whole."""
 
 PHONE = """
 import socket, sys
@@ -96,7 +99,10 @@ def test_a_phone_that_vanishes_gives_its_stream_back_within_a_heartbeat(
     server = Gunicorn(
         app.config["SQLALCHEMY_DATABASE_URI"], "-k", "gevent", "--workers", "1",
         "--bind", f"{SERVER_ADDRESS}:{phone_port}",
-        settings={"SCOREKEEPER_LIVE_STREAMS": "1"},
+        settings={
+            "SCOREKEEPER_LIVE_STREAMS": "1",
+            "SCOREKEEPER_HEARTBEAT_SECONDS": str(HEARTBEAT_SECONDS),
+        },
     )  # fmt: skip
     server.start()
     phone = None
@@ -128,3 +134,11 @@ def test_a_phone_that_vanishes_gives_its_stream_back_within_a_heartbeat(
         if phone is not None and phone.poll() is None:
             phone.kill()
         server.kill()
+
+
+@pytest.mark.parametrize("value", ["lots", 0, -3, True])
+def test_a_heartbeat_that_is_not_a_time_stops_the_app_at_start(
+    make_app: Callable[..., Flask], value: object
+) -> None:
+    with pytest.raises(ValueError, match="setting HEARTBEAT_SECONDS must be a number above 0"):
+        make_app(HEARTBEAT_SECONDS=value)

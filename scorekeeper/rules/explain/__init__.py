@@ -34,8 +34,9 @@ from scorekeeper.rules.events import (
     Pass,
     Play,
     Settle,
+    TimeCalled,
 )
-from scorekeeper.rules.explain import adjust, claim, draw, guess, lead, play, settle
+from scorekeeper.rules.explain import adjust, claim, draw, guess, lead, play, settle, time
 from scorekeeper.rules.explain.phrases import (
     Before,
     Told,
@@ -58,7 +59,9 @@ __all__ = [
     "settled_lines",
 ]
 
-EventKind = Literal["new-hand", "play", "draw", "pass", "settle", "muggins", "adjust", "guess"]
+EventKind = Literal[
+    "new-hand", "play", "draw", "pass", "settle", "muggins", "adjust", "guess", "time"
+]
 """An event's kind as the log shows it (its ``data-kind``)."""
 
 
@@ -199,6 +202,7 @@ TELLING: dict[type, _Telling] = {
     Claim: _Telling("muggins", True, claim.tell),
     Adjust: _Telling("adjust", True, adjust.tell),
     Guess: _Telling("guess", True, guess.tell),
+    TimeCalled: _Telling("time", True, time.tell),
 }
 """The explanation of each kind of entry, by the entry's type (as the referee's rooms are)."""
 

@@ -440,10 +440,29 @@ def _reached_line(game: Game, reached: Reached) -> Message:
     )
 
 
+def _time_line(game: Game) -> Message:
+    """Once time is called (docs/rules.md 8f): the higher side wins, or level sides play on."""
+    best = max(game.scores)
+    if game.winner is not None:
+        return say(
+            "%(side)s ahead with %(score)s when time was called: wins at the time limit",
+            side=game.sides[game.winner],
+            score=best,
+        )
+    tied = [game.sides[side] for side, score in enumerate(game.scores) if score == best]
+    return say(
+        "%(sides)s level at %(score)s at the time limit: another hand, until a side is ahead",
+        sides=say_list(tied),
+        score=best,
+    )
+
+
 def _target_line(game: Game) -> Message:
     target = game.rules.target
     scores = game.scores
     best = max(scores)
+    if game.time == "finish-hand" and (game.won_at_time or game.winner is None):
+        return _time_line(game)
     if game.winner is not None:
         side = game.winner
         return say(

@@ -14,7 +14,7 @@ MATCHES: tuple[Match, ...] = get_args(Match)
 AtLimit = Literal["finish-hand", "to-target"]
 AT_LIMITS: tuple[AtLimit, ...] = get_args(AtLimit)
 """At the round's time limit: finish the hand being played and the higher side wins, or play
-on to the target (stored with the night; the clock that applies it comes with the boards)."""
+on to the target (stored with the night; the referee's time entry applies it: rooms/time.py)."""
 TieBreak = Literal["difference", "total", "head-to-head"]
 TIE_BREAKS: tuple[TieBreak, ...] = get_args(TieBreak)
 """After match points: points for minus points against, total points, the matches between the

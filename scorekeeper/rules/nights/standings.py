@@ -8,6 +8,8 @@ cannot drift from the games. The rules:
   until a side has won two (or three were played; the most games won then, the most points
   in them after that). A match the director ended is decided as it stood: the most games won,
   then the higher score in the game being played, then the most points in the match.
+- A game that ends after the round's time was called (docs/rules.md 8f) ends its match too:
+  the most games won, then the most points in the match.
 - **Match points**: a match won is 2 for each player of the winning side, a match the director
   ended level is 1 for each player of the sides level at the top, a bye is 2; a match lost is 0.
 - **Points for** are the side's scores in the table's finished games (and in the game the
@@ -75,7 +77,15 @@ def match_result(table: TableGames, night: NightFormat) -> MatchResult:
             points_for[side] += facts.scores[side]
             against[side] += max(s for other, s in enumerate(facts.scores) if other != side)
     needed = (night.games_per_match + 1) // 2
-    over = table.ended or max(won, default=0) >= needed or len(finished) >= night.games_per_match
+    # A game finished after the round's time was called is the match's last (docs/rules.md
+    # 8f): it is decided as it stands, by games won and then the points in them.
+    timed = any(facts.time_called for facts in finished)
+    over = (
+        table.ended
+        or timed
+        or max(won, default=0) >= needed
+        or len(finished) >= night.games_per_match
+    )
     points = [0] * count
     if over:
         standing = current.scores if table.ended and current is not None else [0] * count

@@ -36,11 +36,14 @@ from scorekeeper.rules.events import (
     Pass,
     Play,
     Settle,
+    TimeCalled,
 )
-from scorekeeper.rules.rooms import adjust, claim, draw, guess, lead, play, settle
+from scorekeeper.rules.rooms import adjust, claim, draw, guess, lead, play, settle, time
 from scorekeeper.rules.state import GameState
 
-StoredKind = Literal["play", "draw", "pass", "new_hand", "settle", "muggins", "adjust", "guess"]
+StoredKind = Literal[
+    "play", "draw", "pass", "new_hand", "settle", "muggins", "adjust", "guess", "time"
+]
 """An event's kind as the event table stores it: fixed, since stored rows never change."""
 
 
@@ -67,6 +70,7 @@ KINDS: tuple[Kind, ...] = (
     Kind(Claim, "muggins", claim.enter, claim.store, claim.restore),
     Kind(Adjust, "adjust", adjust.enter, adjust.store, adjust.restore),
     Kind(Guess, "guess", guess.enter, guess.store, guess.restore),
+    Kind(TimeCalled, "time", time.enter, time.store, time.restore),
 )
 """Every kind of entry, a row each."""
 

@@ -8,7 +8,7 @@ from typing import Any
 from scorekeeper.rules.errors import IllegalEntry, MalformedInput
 from scorekeeper.rules.events import REASON_LENGTH, Adjust, is_whole
 from scorekeeper.rules.messages import say
-from scorekeeper.rules.rooms.shared import check_seat, decide, game_over
+from scorekeeper.rules.rooms.shared import check_seat, decide, decide_at_time, game_over
 from scorekeeper.rules.state import GameState, Move
 
 
@@ -88,6 +88,7 @@ def _apply(game: GameState, adjust: Adjust) -> None:
     # settled its end has come, so at once under either.
     if hand.settlement is not None:
         decide(game)
+        decide_at_time(game)  # between hands after time: a side ahead wins at once
     elif game.rules.win_check == "immediate":
         decide(game)
         if game.winner is not None:

@@ -9,7 +9,7 @@ from typing import Any
 from scorekeeper.rules.errors import IllegalEntry
 from scorekeeper.rules.events import Held, Settle
 from scorekeeper.rules.messages import say
-from scorekeeper.rules.rooms.shared import check_seat, decide, game_over
+from scorekeeper.rules.rooms.shared import check_seat, decide, decide_at_time, game_over
 from scorekeeper.rules.settlement import check_remaining, settle
 from scorekeeper.rules.state import GameState
 from scorekeeper.rules.tiles import stored_tile
@@ -64,6 +64,7 @@ def _apply(game: GameState, event: Settle, pips: dict[int, int]) -> None:
     for side, change in enumerate(hand.settlement.changes):
         game.scores[side] += change
     decide(game)
+    decide_at_time(game)
 
 
 def store(event: Settle) -> dict[str, Any]:

@@ -152,6 +152,13 @@ def check_turn(game: GameState, seat: int, action: Turn) -> Hand:
 def game_over(game: GameState) -> Message:
     """What every entry after the win is refused with."""
     assert game.winner is not None
+    if game.won_at_time:
+        return say(
+            "The game is over: time was called, and %(side)s won at the time limit with "
+            "%(score)s. Nothing more can be entered.",
+            side=game.sides[game.winner],
+            score=game.scores[game.winner],
+        )
     return say(
         "The game is over: %(side)s won with %(score)s (target %(target)s). "
         "Nothing more can be entered.",
@@ -188,6 +195,19 @@ def decide(game: GameState) -> None:
         # always the same seat first (after a blocked hand the leader is chosen by lot).
         # (An adjustment may pass an exact target: tied past it, they play on.)
         game.winner = game.on_target()[0].side
+
+
+def decide_at_time(game: GameState) -> None:
+    """The win check at the end of a hand once time is called with ``finish-hand``
+    (docs/rules.md 8f): after :func:`decide`, the one highest side wins below the target too;
+    level sides play on, a hand at a time, until one is ahead."""
+    if game.winner is not None or game.time != "finish-hand":
+        return
+    best = max(game.scores)
+    leaders = [side for side, score in enumerate(game.scores) if score == best]
+    if len(leaders) == 1:
+        game.winner = leaders[0]
+        game.won_at_time = True
 
 
 def _by_action(action: Turn, *, play: Message, draw: Message, pass_: Message) -> Message:

@@ -26,7 +26,8 @@ from scorekeeper.rules.errors import MalformedInput
 from scorekeeper.rules.messages import Listed, Message, say, say_list
 from scorekeeper.rules.names import name_problem
 from scorekeeper.rules.options import PRESET_TITLES, parse_options
-from scorekeeper.rules.record import Timed, parse_json, read_timed
+from scorekeeper.rules.record import Timed, read_timed
+from scorekeeper.rules.record_json import parse_json
 from scorekeeper.rules.setup import PARTNERS_PLAYERS
 from scorekeeper.web.clubs.exports import CLUB_FORMAT
 from scorekeeper.web.table import LeftOut, left_out_rules

@@ -38,7 +38,8 @@ from scorekeeper.rules.nights.format import (
 from scorekeeper.rules.nights.seating import Seating, sides_of
 from scorekeeper.rules.nights.standings import NightStanding, TableGames, flat, night_standings
 from scorekeeper.rules.options import PRESETS
-from scorekeeper.rules.record import Timed, parse_json, read_timed, write_record
+from scorekeeper.rules.record import Timed, read_timed, write_record
+from scorekeeper.rules.record_json import parse_json
 from scorekeeper.rules.stats import game_facts
 from scorekeeper.rules.times import utc, write_time
 from scorekeeper.web.data import clubs, games, nights

@@ -142,7 +142,7 @@ def _card(round_row: NightRoundRow, night: NightRow, table: NightTableRow) -> Ca
     view = None
     if current is not None:
         try:
-            view = table_view(games.load(current.watch_key, WATCH))
+            view = table_view(games.load(current.watch_key, WATCH), clock=None)
         except NotFound:
             view = None
     finished = sum(1 for g in now.games if g.status == "over") + (1 if now.row.ended_at else 0)

@@ -10,7 +10,16 @@ from __future__ import annotations
 
 from flask import Flask
 
-from scorekeeper.web.table import adjusting, deleting, entries, home, new_game, records, rematch
+from scorekeeper.web.table import (
+    adjusting,
+    deleting,
+    entries,
+    home,
+    new_game,
+    records,
+    rematch,
+    time_call,
+)
 from scorekeeper.web.table.answers import render_table
 from scorekeeper.web.table.blueprint import bp
 from scorekeeper.web.table.forms import NewGameForm, house_rule_field
@@ -18,7 +27,7 @@ from scorekeeper.web.table.new_game import new_game_page
 from scorekeeper.web.table.records import LeftOut, left_out_rules
 from scorekeeper.web.table.view import TableView, table_view
 
-ROUTES = (home, entries, adjusting, new_game, records)
+ROUTES = (home, entries, adjusting, new_game, records, time_call)
 """The modules whose routes make up the ``games`` blueprint (imported for their routes)."""
 
 

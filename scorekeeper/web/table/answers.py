@@ -21,7 +21,7 @@ from scorekeeper.rules.messages import Message
 from scorekeeper.web import languages
 from scorekeeper.web.data import games
 from scorekeeper.web.data.doors import NO_GAME, load_or_404
-from scorekeeper.web.data.games import NotFound, NothingToRedo, Stale
+from scorekeeper.web.data.games import NotFound, NothingToRedo, Stale, TimeRefused
 from scorekeeper.web.data.loaded import EDIT, Loaded
 from scorekeeper.web.drawing.fragments import answer_with_parts
 from scorekeeper.web.htmx import Answer, is_htmx, page_or_fragment
@@ -34,6 +34,7 @@ STALE = _l("The table had changed: nothing was entered. This is the table as it 
 ENTERED = "entered"
 """The flash category that tells the page after a redirect that it follows a stored entry."""
 INCOMPLETE = _l("The form was incomplete or out of date: nothing was entered.")
+TIME_CALLED = _l("The round's time is up: time was called in this game before that entry.")
 STALE_REDO = _l(
     "Nothing was redone: an entry was made after the undo, so the undone entry cannot be "
     "brought back (it stays in the log). This is the table as it is now."
@@ -123,7 +124,9 @@ def written(
     - nothing to redo: 409, saying why;
     - the lead cannot be turned, the call cannot be changed: 422, saying why;
     - refused by the referee: 422, shown on the game the page saw (the referee refuses
-      before anything is written, so that is ``loaded`` when it is at ``version``).
+      before anything is written, so that is ``loaded`` when it is at ``version``);
+    - refused once a club night's time was called in front of it: 422, shown on the game
+      with its time entry (written: the round's time is up whatever the table entered).
     """
     try:
         return change()
@@ -136,6 +139,8 @@ def written(
     except CannotTurn as why:
         notice = _("%(why)s Nothing was changed.", why=why_text(why))
         return Unwritten(loaded, 422, notice, "refused")
+    except TimeRefused as why:
+        return Unwritten(why.loaded, 422, str(TIME_CALLED), "info", why.refusal)
     except Refusal as refusal:
         shown = loaded if loaded.version == version else load_table(loaded.row.edit_key)
         return Unwritten(shown, 422, refusal=refusal)
@@ -145,6 +150,8 @@ def unwritten(why: Unwritten, where: Where, **keep: object) -> tuple[str, int]:
     """The table again, saying why nothing was written: a refusal at ``where`` with the
     form's values ``keep``, or the notice."""
     if why.refusal is not None:
+        if why.notice is not None:  # time called in front of the refused entry, and kept
+            keep = {**keep, "notice": why.notice, "notice_kind": why.notice_kind}
         return refuse(why.loaded, why.refusal, where, **keep)
     view = table_view(why.loaded, notice=why.notice, notice_kind=why.notice_kind)
     return render_table(view, why.status)

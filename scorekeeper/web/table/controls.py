@@ -20,6 +20,7 @@ from scorekeeper.rules import (
     Refusal,
     Settle,
     Tile,
+    TimeCalled,
 )
 from scorekeeper.rules.entering import redone, undo_steps
 from scorekeeper.rules.messages import Message
@@ -159,6 +160,9 @@ def undo_label(game: Game) -> str | None:
     if isinstance(event, Adjust):
         # Short: the undo button's label has room for a few words on a phone.
         return _("%(side)s's adjustment", side=game.sides[game.side_of(event.player)])
+    if isinstance(event, TimeCalled):
+        # The server enters it again with the next entry while the round's time is up.
+        return _("the time call")
     assert isinstance(event, NewHand)
     return _(
         "%(player)s leading hand %(number)s", player=game.players[event.leader], number=hand.number

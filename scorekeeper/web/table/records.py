@@ -24,7 +24,8 @@ from scorekeeper.rules.game import Setup
 from scorekeeper.rules.house_rule import OptionValue
 from scorekeeper.rules.messages import Message, say, say_list
 from scorekeeper.rules.options import HOUSE_RULES_BY_NAME, PRESET_TITLES
-from scorekeeper.rules.record import Timed, left_out, load_timed, parse_json, write_record
+from scorekeeper.rules.record import Timed, left_out, load_timed, write_record
+from scorekeeper.rules.record_json import parse_json
 from scorekeeper.rules.rulebook import PARTNERS_TITLE, PARTNERS_VALUE_TEXTS
 from scorekeeper.web import languages
 from scorekeeper.web.data import games

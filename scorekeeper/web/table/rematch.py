@@ -18,11 +18,15 @@ from scorekeeper.web.htmx import Answer
 from scorekeeper.web.languages import lazy_gettext as _l
 from scorekeeper.web.routes import route
 from scorekeeper.web.table.answers import render_table
+from scorekeeper.web.table.clock import clock_view
 from scorekeeper.web.table.view import table_view
 
 bp = Blueprint("rematch", __name__)
 
 NOT_OVER = _l("This game is not finished, so no rematch was started: finish it first.")
+TIME_UP = _l(
+    "The round's time is up: this table's match ends with this game, so no rematch was started."
+)
 _rng = random.SystemRandom()
 
 
@@ -36,6 +40,10 @@ def rematch(key: str) -> Answer:
     loaded = load_or_404(key, EDIT)
     if loaded.game.phase != "over":
         return render_table(table_view(loaded, notice=NOT_OVER, notice_kind="stale"), 409)
+    clock = clock_view(loaded)
+    if clock is not None and (clock.is_up or loaded.game.time is not None):
+        # docs/rules.md 8f: a night table starts no new game of its match after time.
+        return render_table(table_view(loaded, notice=TIME_UP, notice_kind="stale"), 409)
     setup = loaded.game.setup
     players = list(setup.players)
     events: list[Event] = []

@@ -33,6 +33,7 @@ from scorekeeper.web.drawing.cribbage import Board
 from scorekeeper.web.drawing.cribbage import board as cribbage_board
 from scorekeeper.web.drawing.picture import Picture, picture
 from scorekeeper.web.languages import gettext as _
+from scorekeeper.web.table.clock import ClockView, clock_view
 from scorekeeper.web.table.controls import (
     CallView,
     Choice,
@@ -125,6 +126,7 @@ class TableView(EndOfHand):
     penalties: tuple[PenaltyButton, ...] = ()
     """The penalties the game's club agreed, offered as one-tap adjustments while a score may
     be adjusted (behind the edit link, in a club's game only)."""
+    clock: ClockView | None = None  # a club night table's round clock (table/clock.py)
 
     @property
     def notice_text(self) -> str | None:
@@ -580,7 +582,9 @@ class TableView(EndOfHand):
 
 
 def table_view(loaded: Loaded, **kwargs: Any) -> TableView:
-    """The table of a stored game, as seen through the door it was reached by."""
+    """The table of a stored game, as seen through the door it was reached by (a board's
+    card, given ``clock=None``, shows the board's clock and looks up none of its own)."""
+    kwargs.setdefault("clock", clock_view(loaded) if "clock" not in kwargs else None)
     redo = redo_label(loaded) if loaded.door.editable else None
     rematch = loaded.rematch if loaded.game.phase == "over" else None
     return TableView(

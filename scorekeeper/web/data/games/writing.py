@@ -37,7 +37,7 @@ from sqlalchemy import Connection, bindparam, case, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
-from scorekeeper.rules import Event, Game, Play, Settle, Setup
+from scorekeeper.rules import Event, Game, Play, Refusal, Settle, Setup, TimeCalled
 from scorekeeper.rules.entering import (
     CannotTurn,
     called_play,
@@ -50,7 +50,7 @@ from scorekeeper.rules.gains import play_points
 from scorekeeper.rules.messages import say
 from scorekeeper.rules.stored import event_of, stored_event
 from scorekeeper.rules.times import Times, utc
-from scorekeeper.web.data import changes, replayed
+from scorekeeper.web.data import changes, night_clock, replayed
 from scorekeeper.web.data.database import begin_immediate, db, in_driver_transaction
 from scorekeeper.web.data.games.reading import (
     EVENTS,
@@ -273,17 +273,67 @@ def append(
     ``loaded`` is the game as the caller has just read it (else it is read): its row, and the
     replay it came from, so that an entry reads the game once. This and every change below
     may raise Stale, NotFound or the referee's Refusal, having written nothing.
+
+    A game of a club night's round whose time is up gets its time entry first, in the same
+    write (docs/rules.md 8f): the hand being played then is the last. Should the referee
+    refuse the entry after it (a lead once time ended the game), the time entry alone is
+    written and :class:`TimeRefused` says both.
     """
     row, known = _known(edit_key, expected_version, loaded)
     game = known.game.fork()
     first = len(game.events) + 1
     events = list(events)
-    for event in events:
-        game.push(event)
+    called = _time_due(row, game)
+    if called is not None and game.hand is not None:
+        game.push(called)
+        try:
+            _push_all(game, events)
+        except Refusal as refusal:
+            alone = known.game.fork()
+            alone.push(called)
+            raise TimeRefused(_appended(row, known, alone, first, [called]), refusal) from None
+        events.insert(0, called)
+    else:
+        _push_all(game, events)
+        if called is not None and game.hand is not None and game.winner is None:
+            game.push(called)  # hand 1 was just led: time is called in it, its last
+            events.append(called)
     follow = next_hand(game)
     if follow is not None and events and isinstance(events[-1], Settle):
         game.push(follow)
         events.append(follow)
+    return _appended(row, known, game, first, events)
+
+
+class TimeRefused(Exception):
+    """Time was up: the time entry was written (``loaded`` is the game with it), and the
+    entry posted after it was refused (``refusal``), as it now stands."""
+
+    def __init__(self, loaded: Loaded, refusal: Refusal) -> None:
+        super().__init__(refusal.message)
+        self.loaded = loaded
+        self.refusal = refusal
+
+
+def _push_all(game: Game, events: Sequence[Event]) -> None:
+    for event in events:
+        game.push(event)
+
+
+def _time_due(row: GameRow, game: Game) -> TimeCalled | None:
+    """The time entry the game is owed now, or None: only a game still on, without one, of
+    a started night round whose time is up (one indexed lookup, for a club's game only)."""
+    if game.time is not None or game.winner is not None or row.club_id is None:
+        return None
+    clock = night_clock.clock_of(row)
+    if clock is None or not clock.is_up():
+        return None
+    return TimeCalled(clock.at_limit)
+
+
+def _appended(
+    row: GameRow, known: replayed.Replayed, game: Game, first: int, events: Sequence[Event]
+) -> Loaded:
     stored = [stored_event(event) for event in events]
 
     def insert(connection: Connection, moment: datetime) -> Sequence[replayed.StoredRow]:
