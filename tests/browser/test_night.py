@@ -57,7 +57,7 @@ SHORT_GAMES: list[list[Event]] = [
 for each table."""
 HAND_SEEDS = (7, 8, 5)
 """The simulator's seeds of each table's hand 1 at the preset's target (200): each ends in a
-domino, 20 or 21 entries, one side ahead (10-5, 45-35, 30-5)."""
+domino, 20 or 21 entries, one side ahead (10 to -5, 45 to 35, 30 to 5)."""
 
 
 @dataclass(frozen=True)
