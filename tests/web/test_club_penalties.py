@@ -126,7 +126,7 @@ def test_the_settings_are_behind_the_edit_link_only(app: Flask, client: FlaskCli
     for path in ("penalties", "penalties/1", "penalties/1/remove", "ratings"):
         refused = client.post(f"/clubs/{watch_key}/{path}", data={"name": "X", "amount": "-5"})
         assert refused.status_code == 404
-        assert "There is no such page or game." in unescape(refused.get_data(as_text=True))
+        assert "There is no club at this link." in unescape(refused.get_data(as_text=True))
         assert client.post(f"{watch}/{path}", data={"name": "X"}).status_code in (404, 405)
     assert stored(app) == [("Drew and could play", -30)]
     with app.app_context():
