@@ -244,7 +244,9 @@ def test_a_player_twice_is_refused() -> None:
         seat_round([["Ann", "Bo"], ["Ann"]], 2, History(), 1)
 
 
-def _won(scores: tuple[int, int]) -> GameFacts:
+def won(scores: tuple[int, int], time_called: bool = False) -> GameFacts:
+    """The facts of a finished game of two, won by the higher score (at the time limit when
+    ``time_called``)."""
     facts = GameFacts.from_json(
         {
             "format": FACTS_FORMAT,
@@ -255,6 +257,7 @@ def _won(scores: tuple[int, int]) -> GameFacts:
             "scores": list(scores),
             "hands": 1,
             "settled": 1,
+            "time_called": time_called,
         }
     )
     assert facts is not None
@@ -275,8 +278,8 @@ def test_the_tie_breaks_apply_in_the_directors_order(tie_breaks, order) -> None:
     head) and scored more in all (total)."""
     night = NightFormat(2, 2, 30, "one-game", "to-target", tie_breaks)
     tables = [
-        TableGames(1, ("Ann", "Bo"), (_won((250, 240)),)),
-        TableGames(2, ("Bo", "Cy"), (_won((250, 245)),)),
+        TableGames(1, ("Ann", "Bo"), (won((250, 240)),)),
+        TableGames(2, ("Bo", "Cy"), (won((250, 245)),)),
     ]
     byes = [(1, "Cy"), (2, "Ann")]
     groups = night_standings(["Ann", "Bo", "Cy"], tables, byes, night)
@@ -290,9 +293,9 @@ def test_the_tie_breaks_apply_in_the_directors_order(tie_breaks, order) -> None:
 
 def test_a_match_of_three_is_over_at_two_wins_and_counts_its_games() -> None:
     night = NightFormat(2, 1, 30, "best-of-3", "to-target", ("difference",))
-    one = TableGames(1, ("Ann", "Bo"), (_won((250, 10)),))
+    one = TableGames(1, ("Ann", "Bo"), (won((250, 10)),))
     assert not match_result(one, night).over
-    two = TableGames(1, ("Ann", "Bo"), (_won((250, 10)), _won((20, 250)), _won((250, 30))))
+    two = TableGames(1, ("Ann", "Bo"), (won((250, 10)), won((20, 250)), won((250, 30))))
     result = match_result(two, night)
     assert result.over and result.match_points == (2, 0) and result.games_won == (2, 1)
     assert result.points_for == (520, 290)

@@ -22,7 +22,7 @@ from scorekeeper.rules.nights.format import NightFormat
 from scorekeeper.rules.nights.standings import TableGames, match_result
 from scorekeeper.rules.record import load_record, replay_result, write_record
 from scorekeeper.rules.simulate import play_game
-from scorekeeper.rules.stats import FACTS_FORMAT, GameFacts, game_facts
+from scorekeeper.rules.stats import GameFacts, game_facts
 from tests.rules.helpers import (
     DUO_DOMINO_OPTIONS,
     amended,
@@ -34,6 +34,7 @@ from tests.rules.helpers import (
     refused_unchanged,
     result_of,
 )
+from tests.rules.test_nights import won
 
 BOB_26 = {"Bob": ["5-4", "5-3", "4-2", "2-1"]}
 FINISH: dict[str, Any] = {"time": "finish-hand"}
@@ -146,38 +147,20 @@ def test_a_record_with_time_reads_back_to_the_same_result() -> None:
     assert result_of(written) == result_of(data)
 
 
-def _facts(scores: tuple[int, int], time_called: bool = False) -> GameFacts:
-    facts = GameFacts.from_json(
-        {
-            "format": FACTS_FORMAT,
-            "seats": [{}, {}],
-            "side_of": [0, 1],
-            "partners": False,
-            "winner": 0 if scores[0] > scores[1] else 1,
-            "scores": list(scores),
-            "hands": 3,
-            "settled": 3,
-            "time_called": time_called,
-        }
-    )
-    assert facts is not None
-    return facts
-
-
 def test_a_best_of_three_cut_short_by_time_is_decided_by_games_then_points() -> None:
     """Ann wins game 1 to the target, Bo game 2 at the time limit: one game each, and no game
     3 is played. The match is over, and Ann's 250 + 90 beat Bo's 60 + 120."""
     night = NightFormat(2, 1, 30, "best-of-3", "finish-hand", ("difference",))
     seats = ("Ann", "Bo")
-    untimed = TableGames(1, seats, (_facts((250, 60)), _facts((90, 120))))
+    untimed = TableGames(1, seats, (won((250, 60)), won((90, 120))))
     assert not match_result(untimed, night).over, "without time a third game decides"
-    timed = TableGames(1, seats, (_facts((250, 60)), _facts((90, 120), time_called=True)))
+    timed = TableGames(1, seats, (won((250, 60)), won((90, 120), time_called=True)))
     result = match_result(timed, night)
     assert result.over and result.games_won == (1, 1)
     assert result.points_for == (340, 180) and result.match_points == (2, 0)
-    ahead = TableGames(1, seats, (_facts((200, 250)), _facts((90, 80), time_called=True)))
+    ahead = TableGames(1, seats, (won((200, 250)), won((90, 80), time_called=True)))
     assert match_result(ahead, night).match_points == (0, 2), "Bo's 330 beat Ann's 290"
-    level = TableGames(1, seats, (_facts((200, 250)), _facts((150, 100), time_called=True)))
+    level = TableGames(1, seats, (won((200, 250)), won((150, 100), time_called=True)))
     assert match_result(level, night).match_points == (1, 1), "350 each: a drawn match"
 
 
