@@ -40,6 +40,7 @@ from scorekeeper.web.data.club_doors import remember_club
 from scorekeeper.web.data.clubs import CLUB_EDIT, CLUB_WATCH, ClubDoor, ClubNotFound
 from scorekeeper.web.data.models import ClubRow
 from scorekeeper.web.data.night_models import NightRoundRow, NightRow
+from scorekeeper.web.data.night_records import STANDING_FIELDS
 from scorekeeper.web.data.nights import NightNotFound, NightProblem, Unfinished
 from scorekeeper.web.htmx import Answer
 from scorekeeper.web.languages import gettext as _
@@ -491,18 +492,7 @@ def standings(key: str, night_id: int) -> Answer:
     return page, 200
 
 
-CSV_HEADER = (
-    "place",
-    "player",
-    "match_points",
-    "won",
-    "drawn",
-    "lost",
-    "byes",
-    "points_for",
-    "points_against",
-    "difference",
-)
+CSV_HEADER = ("place", "player", *STANDING_FIELDS)
 
 
 def standings_csv(lines: Sequence[NightStanding]) -> str:
@@ -511,20 +501,7 @@ def standings_csv(lines: Sequence[NightStanding]) -> str:
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(CSV_HEADER)
     for e in lines:
-        writer.writerow(
-            (
-                e.place,
-                e.name,
-                e.match_points,
-                e.won,
-                e.drawn,
-                e.lost,
-                e.byes,
-                e.points_for,
-                e.points_against,
-                e.difference,
-            )
-        )
+        writer.writerow((e.place, e.name, *(getattr(e, f) for f in STANDING_FIELDS)))
     return out.getvalue()
 
 
