@@ -513,8 +513,15 @@ def start_game(
 def load_preset(page: Page, preset: str, players: int) -> None:
     """Choose ``preset``: htmx reloads the form with its defaults; without JavaScript the
     "Load the preset's defaults" button does."""
-    page.locator('select[name="preset"]').select_option(preset)
-    if not has_htmx(page):
+    if has_htmx(page):
+        # Wait for htmx's reload itself: "filled" alone is no sign of it, as target-default.js
+        # sets it while names are typed, and a reload landing after the next choice (the
+        # leader) would put the form's default back in its place.
+        with page.expect_response(lambda r: r.request.method == "POST" and "/games/new" in r.url):
+            page.locator('select[name="preset"]').select_option(preset)
+        expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
+    else:
+        page.locator('select[name="preset"]').select_option(preset)
         page.locator("details:has([name=load]) > summary").click()
         page.locator("[name=load]").click()
     expect(page.locator('input[name="filled"]')).to_have_value(f"{preset}:{players}")
