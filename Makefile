@@ -33,8 +33,9 @@ run: $(APP_STAMP)
 	$(VENV)/bin/flask --app app db upgrade
 	$(VENV)/bin/flask --app app serve --host $(HOST) --port $(PORT)
 
-# pytest-xdist's worker processes: one per core; `make test WORKERS=0` runs every test in one
-# process, one after another, as plain `pytest` does.
+# pytest-xdist's worker processes: one per core and one more (tests/conftest.py says why);
+# `make test WORKERS=0` runs every test in one process, one after another, as plain `pytest`
+# does.
 WORKERS ?= auto
 PYTEST_JOBS := -n $(WORKERS) --dist worksteal
 
@@ -47,7 +48,7 @@ lint: $(STAMP)
 	MYPYPATH=typings $(PY) -m mypy.stubtest flask_wtf flask_babel --ignore-missing-stub; stubs=$$?; \
 	wait $$types && exit $$stubs
 
-## Install, lint, type-check and run every test, in a process per core
+## Install, lint, type-check and run every test, in a process per core and one more
 # axe-core, which the browser tests load into each page to check it, pinned by the lock file
 # (npm checks its hash) and installed beside it, for the tests alone.
 AXE_DIR := tests/browser/axe

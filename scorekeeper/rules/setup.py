@@ -93,19 +93,19 @@ class Setup:
         check_combination(setup.rules, setup.in_partnership)
         return setup
 
-    @property
+    @cached_property
     def rules(self) -> Rules:
-        """The house rules in force."""
+        """The house rules in force (worked out once: the referee asks at every entry)."""
         return resolve(self.preset, len(self.players), self.options)
 
-    @property
+    @cached_property
     def in_partnership(self) -> bool:
         """Whether seats 1 and 3 play against seats 2 and 4."""
         if self.partners is None:
             return default_partners(self.preset, len(self.players))
         return self.partners
 
-    @property
+    @cached_property
     def sides(self) -> tuple[str, ...]:
         """The names of the sides that keep a score, in seat order."""
         p = self.players

@@ -16,9 +16,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from app import create_app
 from scorekeeper.web.data.database import db
-from tests.support.server import migrated_app, migrated_database
+from tests.support.server import fresh_app, migrated_app, migrated_database
 from tests.web.database import OTHER_DATABASE, app_settings, database_uri, empty
 
 
@@ -30,7 +29,7 @@ def app(tmp_path: Path) -> Iterator[Flask]:
     (test_security.py runs its own apps with the limits on)."""
     if not OTHER_DATABASE:
         migrated_database(tmp_path / "test.sqlite")
-    app = create_app(app_settings(database_uri(tmp_path / "test.sqlite")))
+    app = fresh_app(app_settings(database_uri(tmp_path / "test.sqlite")))
     if OTHER_DATABASE:
         with app.app_context():
             empty(db.engine)
