@@ -60,22 +60,14 @@ class MatchResult:
 
 def match_result(table: TableGames, night: NightFormat) -> MatchResult:
     """The match at ``table`` as its games stand."""
-    sides = sides_of(table.seats, night.partners)
-    count = len(sides)
-    won = [0] * count
-    points_for = [0] * count
-    against = [0] * count
+    count = len(sides_of(table.seats, night.partners))
     finished = [facts for facts in table.games if facts.winner is not None]
-    counted = list(finished)
     current = table.games[-1] if table.games and table.games[-1].winner is None else None
-    if table.ended and current is not None:
-        counted.append(current)
+    won = [0] * count
     for facts in finished:
         won[facts.winner] += 1  # type: ignore[index]
-    for facts in counted:
-        for side in range(count):
-            points_for[side] += facts.scores[side]
-            against[side] += max(s for other, s in enumerate(facts.scores) if other != side)
+    counted = [*finished, current] if table.ended and current is not None else finished
+    points_for, against = _points(counted, count)
     needed = (night.games_per_match + 1) // 2
     # A game finished after the round's time was called is the match's last (docs/rules.md
     # 8f): it is decided as it stands, by games won and then the points in them.
@@ -89,12 +81,29 @@ def match_result(table: TableGames, night: NightFormat) -> MatchResult:
     points = [0] * count
     if over:
         standing = current.scores if table.ended and current is not None else [0] * count
-        keys = [(won[s], standing[s], points_for[s]) for s in range(count)]
-        top = max(keys)
-        leaders = [s for s in range(count) if keys[s] == top]
-        for side in leaders:
-            points[side] = WIN if len(leaders) == 1 else DRAW
+        points = _decided([(won[s], standing[s], points_for[s]) for s in range(count)])
     return MatchResult(over, tuple(points), tuple(points_for), tuple(against), tuple(won))
+
+
+def _points(counted: Iterable[GameFacts], count: int) -> tuple[list[int], list[int]]:
+    """Each side's points for, and against (the best other side's score), over ``counted``."""
+    points_for = [0] * count
+    against = [0] * count
+    for facts in counted:
+        for side in range(count):
+            points_for[side] += facts.scores[side]
+            against[side] += max(s for other, s in enumerate(facts.scores) if other != side)
+    return points_for, against
+
+
+def _decided(keys: list[tuple[int, int, int]]) -> list[int]:
+    """The match points of a match that is over, each side ranked by ``keys``: a win for
+    the one side on top, a draw for each side level on top."""
+    top = max(keys)
+    leaders = [side for side, key in enumerate(keys) if key == top]
+    return [
+        (WIN if len(leaders) == 1 else DRAW) if side in leaders else 0 for side in range(len(keys))
+    ]
 
 
 @dataclass
