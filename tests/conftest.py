@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 import pytest
+from xdist.plugin import pytest_xdist_auto_num_workers as one_per_core
 
 FIRST = (
     "tests/browser/test_larger_sets.py",
@@ -27,18 +28,16 @@ is left alone with one of them while the others have finished (worksteal hands e
 its share of the tests in order, and steals from the end)."""
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto`` (``make test``, ``.ci/run``): a process per core, and one more.
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (``make test``, ``.ci/run``): xdist's process per core, and one more.
 
     A browser test waits for the browser's frames and for the server: with a process per core
     the cores were idle 13 % of a run, and one more process keeps them busy (on this 2-core
     machine the suite took 10:06 with 2 processes, 8:54 with 3 and 9:26 with 4;
-    bench/README.md). ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still names a number of its own."""
-    named = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
-    if named:
-        return int(named)
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return (cores or 1) + 1
+    bench/README.md). A number named in ``PYTEST_XDIST_AUTO_NUM_WORKERS`` is left to xdist."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    return one_per_core(config) + 1
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -63,10 +63,12 @@ def match_result(table: TableGames, night: NightFormat) -> MatchResult:
     count = len(sides_of(table.seats, night.partners))
     finished = [facts for facts in table.games if facts.winner is not None]
     current = table.games[-1] if table.games and table.games[-1].winner is None else None
+    # The game in play when the director ended the table counts as it stands.
+    stopped = current if table.ended else None
     won = [0] * count
     for facts in finished:
         won[facts.winner] += 1  # type: ignore[index]
-    counted = [*finished, current] if table.ended and current is not None else finished
+    counted = finished if stopped is None else [*finished, stopped]
     points_for, against = _points(counted, count)
     needed = (night.games_per_match + 1) // 2
     # A game finished after the round's time was called is the match's last (docs/rules.md
@@ -80,7 +82,7 @@ def match_result(table: TableGames, night: NightFormat) -> MatchResult:
     )
     points = [0] * count
     if over:
-        standing = current.scores if table.ended and current is not None else [0] * count
+        standing = [0] * count if stopped is None else stopped.scores
         points = _decided([(won[s], standing[s], points_for[s]) for s in range(count)])
     return MatchResult(over, tuple(points), tuple(points_for), tuple(against), tuple(won))
 
