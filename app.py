@@ -22,7 +22,7 @@ from scorekeeper.web.drawing import charts, dominoes, fragments
 from scorekeeper.web.nights import board as night_board
 from scorekeeper.web.nights import pages as nights
 from scorekeeper.web.nights import records as night_records
-from scorekeeper.web.routes import SiteRequest
+from scorekeeper.web.routes import SiteRequest, SiteRule
 from scorekeeper.web.site import (
     cli,
     compression,
@@ -150,16 +150,22 @@ def _private_instance_folder(path: str) -> None:
         os.chmod(path, 0o700)
 
 
+class Site(Flask):
+    """Flask, with the site's own kinds of request, URL rule and template environment."""
+
+    request_class = SiteRequest  # each route's own body limit (routes.Route.max_body)
+    url_rule_class = SiteRule  # URL builders compiled once per process (routes.SiteRule)
+    jinja_environment = templating.Environment
+
+
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Create the app: configuration from the instance folder and the environment."""
-    app = Flask(
+    app = Site(
         __name__,
         instance_relative_config=True,
         template_folder="templates",
         static_folder="static",
     )
-    app.jinja_environment = templating.Environment  # before the environment is first made
-    app.request_class = SiteRequest  # each route's own body limit (routes.Route.max_body)
     _private_instance_folder(app.instance_path)
     app.config.from_mapping(
         SECRET_KEY=None,

@@ -13,12 +13,12 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from flask import Request, current_app, request
 from flask.globals import request_ctx
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
-from werkzeug.routing import Map
+from werkzeug.routing import Map, Rule
 
 View = TypeVar("View", bound=Callable[..., Any])
 
@@ -71,6 +71,33 @@ def route_of(endpoint: str | None) -> Route:
     """What the route of ``endpoint`` is (``PLAIN`` for none, or one that said nothing)."""
     view = current_app.view_functions.get(endpoint or "")
     return getattr(view, "route", PLAIN)
+
+
+class SiteRule(Rule):
+    """Werkzeug's URL rule, whose builder (the function ``url_for`` calls) is compiled once
+    per process for each shape of rule, not once per app.
+
+    Werkzeug writes each rule's builder as Python source and compiles it when the rule is
+    added: 25 of the 28 ms an app took to start, every time an app is made (the tests make
+    about a thousand). The builder depends only on the rule's parts, its defaults and whether
+    it appends the values it does not use as a query; it reads the rule's converters through
+    the rule it is bound to. So one compiled builder serves every rule of the same shape, in
+    every app of this process."""
+
+    _builders: ClassVar[dict[tuple[Any, ...], Callable[..., tuple[str, str]]]] = {}
+
+    def _compile_builder(self, append_unknown: bool = True) -> Callable[..., tuple[str, str]]:
+        shape = (
+            self.rule,
+            tuple(self._trace),
+            repr(sorted((self.defaults or {}).items())),
+            tuple((name, type(c).__qualname__) for name, c in self._converters.items()),
+            append_unknown,
+        )
+        builder = self._builders.get(shape)
+        if builder is None:
+            builder = self._builders[shape] = super()._compile_builder(append_unknown)
+        return builder
 
 
 class SiteRequest(Request):
